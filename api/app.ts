@@ -1,0 +1,71 @@
+// The Koa application: trace id and error body on every answer, CORS, the documentation pages,
+// the API routes on the platform chain, and 404 unknown_endpoint for everything else.
+import Koa from 'koa';
+import Router from '@koa/router';
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Config } from '../config';
+import { systemClock, type Clock } from '../domain/clock';
+import { ApiError } from '../domain/errors';
+import { errorPage } from './docs/error-page';
+import { referencePage } from './docs/reference-page';
+import { openApiDocument } from './openapi/document';
+import type { ApiState } from './platform/context';
+import { cors } from './platform/cors';
+import { errorHandler } from './platform/errors';
+import { createRateLimiter } from './platform/rate-limit';
+import type { RouteSpec } from './platform/route';
+import { traceId } from './platform/trace-id';
+import { apiRouter, corsPolicyFor } from './router';
+import { apiRoutes } from './routes';
+
+export interface AppDeps {
+  db: Knex;
+  config: Config;
+  log: Logger;
+  clock?: Clock;
+  limiter?: RateLimiterAbstract;
+}
+
+export interface App {
+  koa: Koa<ApiState>;
+  routes: RouteSpec[];
+}
+
+function pagesRouter(routes: RouteSpec[], config: Config): Router<ApiState> {
+  const router = new Router<ApiState>({ strict: true, sensitive: true });
+  const errors = errorPage();
+  let reference: string | undefined;
+  router.get('/docs/errors', (ctx) => {
+    ctx.type = 'html';
+    ctx.body = errors;
+  });
+  router.get('/docs/api', (ctx) => {
+    reference ??= referencePage(openApiDocument(routes, config.publicBaseUrl) as never);
+    ctx.type = 'html';
+    ctx.body = reference;
+  });
+  return router;
+}
+
+export function createApp(deps: AppDeps): App {
+  const { config, log } = deps;
+  const clock = deps.clock ?? systemClock;
+  const limiter = deps.limiter ?? createRateLimiter({ perMinute: config.rateLimitPerMinute, store: config.rateLimitStore, db: deps.db });
+  const routes = apiRoutes(config);
+  const koa = new Koa<ApiState>({ proxy: process.env.TRUST_PROXY === 'true' });
+  koa.silent = true;
+  const pages = pagesRouter(routes, config);
+  const api = apiRouter(routes, { db: deps.db, clock, config, log, limiter });
+  const policy = corsPolicyFor(routes);
+  koa.use(traceId());
+  koa.use(errorHandler({ docsUrl: config.docsUrl, log }));
+  koa.use(cors({ ownOrigins: [config.publicBaseUrl, ...config.corsOrigins], policyFor: (ctx) => policy(ctx.path) }));
+  koa.use(pages.routes());
+  koa.use(api.routes());
+  koa.use(async (ctx) => {
+    throw new ApiError('unknown_endpoint', `${ctx.method} ${ctx.path} is not part of the API. Paths are lower case and start with /v1/; see ${config.publicBaseUrl}/docs/api.`);
+  });
+  return { koa, routes };
+}

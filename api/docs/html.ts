@@ -1,0 +1,37 @@
+// Server-rendered HTML: every interpolated value goes through `escapeHtml`.
+export function escapeHtml(value: unknown): string {
+  return String(value)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+/** Inline `code` spans of the reason texts, escaped. */
+export function inlineCode(text: string): string {
+  return escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
+}
+
+export function htmlPage(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>
+body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:0 auto;padding:1rem;color:#1a1a1a}
+code{background:#f1f1f1;padding:0 .2em;border-radius:3px}
+table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #ccc;padding:.4rem;text-align:left;vertical-align:top}
+section{border-top:1px solid #ddd;margin-top:1.5rem}
+:target{background:#fff7d6}
+a{color:#0b57d0}
+</style>
+</head>
+<body>
+${body}
+</body>
+</html>
+`;
+}

@@ -1,0 +1,61 @@
+// Reading a JSON body: writes need `Content-Type: application/json`, the size limit is enforced
+// while the stream is read (a client cannot make us buffer more than the limit), and the body
+// must parse as JSON.
+import type { Next } from 'koa';
+import { ApiError } from '../../domain/errors';
+import type { ApiContext } from './context';
+import { isWrite, type RouteSpec } from './route';
+
+export const BODY_LIMIT_BYTES = 256 * 1024;
+
+function tooLarge(): ApiError {
+  return new ApiError('body_too_large', `The body is over 256 kB (${BODY_LIMIT_BYTES} bytes).`, { headers: { connection: 'close' } });
+}
+
+async function readLimited(ctx: ApiContext, limit: number): Promise<string> {
+  const declared = Number(ctx.get('content-length') || 0);
+  if (declared > limit) {
+    ctx.req.resume();
+    throw tooLarge();
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) {
+      // Drop the rest without keeping it; the connection closes after the answer.
+      ctx.req.resume();
+      throw tooLarge();
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function isJsonContentType(header: string): boolean {
+  return /^application\/json\s*(;|$)/i.test(header.trim());
+}
+
+export function jsonBody(route: RouteSpec) {
+  return async (ctx: ApiContext, next: Next) => {
+    if (!isWrite(route.method)) return next();
+    const hasBody = Number(ctx.get('content-length') || 0) > 0 || ctx.get('transfer-encoding') !== '';
+    // Body-less actions (resume, send, delete) may be sent with no body and no content type.
+    if (!route.body && !hasBody) {
+      ctx.state.rawBody = '';
+      ctx.state.body = {};
+      return next();
+    }
+    if (!isJsonContentType(ctx.get('content-type'))) {
+      throw new ApiError('json_required', 'Send the body as JSON with the header `Content-Type: application/json`.');
+    }
+    const raw = await readLimited(ctx, BODY_LIMIT_BYTES);
+    try {
+      ctx.state.body = JSON.parse(raw) as unknown;
+    } catch {
+      throw new ApiError('invalid_json', 'The body is not valid JSON.');
+    }
+    ctx.state.rawBody = raw;
+    return next();
+  };
+}

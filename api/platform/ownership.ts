@@ -1,0 +1,20 @@
+// Loading an object named in the path: another account's object does not exist for the caller;
+// this account's object in the other mode answers 404 mode_mismatch.
+import type { Knex } from 'knex';
+import { ApiError } from '../../domain/errors';
+import type { Caller } from './route';
+
+export async function findOwned<Row extends { mode: string }>(
+  db: Knex | Knex.Transaction,
+  table: string,
+  id: string,
+  caller: Caller,
+  noun: string,
+): Promise<Row> {
+  const row = (await db(table).where({ id, account_id: caller.account.id }).first()) as Row | undefined;
+  if (!row) throw new ApiError('NOT_FOUND', `No ${noun} with id ${id}.`);
+  if (row.mode !== caller.mode) {
+    throw new ApiError('mode_mismatch', `The ${noun} ${id} is a ${row.mode} object: use a ${row.mode} key.`);
+  }
+  return row;
+}

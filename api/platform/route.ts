@@ -1,0 +1,77 @@
+// What every API route declares: its address, who may call it, the JSON Schemas of its input and
+// output, and a thin handler. The platform chain, the router and the OpenAPI document are all
+// built from these declarations, so the document always describes the API as it runs.
+import type { Knex } from 'knex';
+import type { KeyKind, Mode, Permission } from '../../domain/api-keys';
+import type { Reason } from '../../domain/errors';
+import type { Clock } from '../../domain/clock';
+import type { Config } from '../../config';
+import type { AccountRecord } from '../../db/accounts';
+import type { JsonSchema } from '../schemas/json-schema';
+
+export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+
+export interface Caller {
+  account: AccountRecord;
+  keyId: string;
+  kind: KeyKind;
+  mode: Mode;
+}
+
+export interface HandlerInput<Body, Query, Params> {
+  caller: Caller;
+  body: Body;
+  query: Query;
+  params: Params;
+  /** A transaction for writes (committed with the idempotency record), the pool for reads. */
+  db: Knex | Knex.Transaction;
+  clock: Clock;
+  config: Config;
+  /** Work to do once the transaction has committed (workflow starts, notifications). */
+  afterCommit(effect: () => Promise<void>): void;
+}
+
+export interface HandlerResult {
+  status: number;
+  body: unknown;
+}
+
+export interface ResponseSpec {
+  description: string;
+  schema: JsonSchema;
+}
+
+export interface RouteSpec<Body = unknown, Query = unknown, Params = Record<string, string>> {
+  method: HttpMethod;
+  /** OpenAPI form: `/v1/customers/{id}`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  /** Who may call: the key kinds allowed (secret alone unless stated) and the permission needed. */
+  auth: { permission?: Permission; kinds?: readonly KeyKind[] } | 'public';
+  /** Writes marked IK require an Idempotency-Key. */
+  idempotent?: boolean;
+  /** Path parameters and the pattern each must match (else 404: no such object). */
+  params?: Record<string, string>;
+  query?: JsonSchema;
+  body?: JsonSchema;
+  responses: Record<number, ResponseSpec>;
+  /** Reasons this route can answer besides the platform's own (for the OpenAPI document). */
+  errors?: readonly Reason[];
+  /** Cross-origin browser requests: `own` (the service's origins) unless stated. */
+  cors?: 'any' | 'own';
+  handler(input: HandlerInput<Body, Query, Params>): Promise<HandlerResult>;
+}
+
+/** Keeps handler types while collecting routes of different shapes in one table. */
+export function defineRoute<Body, Query, Params = Record<string, string>>(
+  spec: RouteSpec<Body, Query, Params>,
+): RouteSpec {
+  return spec as unknown as RouteSpec;
+}
+
+export function isWrite(method: HttpMethod): boolean {
+  return method !== 'GET';
+}

@@ -1,0 +1,110 @@
+// Strict validation with ajv from the routes' JSON Schemas: unknown keys refused, integers are
+// integers (1500.5 and "1500" are refused, never rounded), and `fields` names every offending
+// path. Query strings are typed from the schema by hand, exactly: "25" is an integer, "2.5" and
+// "" are not.
+import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import type { Next } from 'koa';
+import { ApiError, type FieldError } from '../../domain/errors';
+import type { JsonSchema } from '../schemas/json-schema';
+import type { ApiContext } from './context';
+import type { RouteSpec } from './route';
+
+const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false });
+addFormats(ajv);
+ajv.addKeyword({ keyword: 'example' });
+
+export function compile(schema: JsonSchema): ValidateFunction {
+  return ajv.compile(schema);
+}
+
+/** `/lineItems/0/name` as `lineItems[0].name`. */
+function readablePath(pointer: string): string {
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), '');
+}
+
+function join(path: string, key: string): string {
+  return path ? `${path}.${key}` : key;
+}
+
+function fieldError(e: ErrorObject): FieldError | null {
+  const path = readablePath(e.instancePath);
+  switch (e.keyword) {
+    case 'additionalProperties':
+      return { path, message: `Unrecognized key "${String(e.params.additionalProperty)}"${path ? ` in ${path}` : ''}.` };
+    case 'required':
+      return { path: join(path, String(e.params.missingProperty)), message: 'Required.' };
+    case 'anyOf':
+    case 'oneOf':
+      // The branches' own errors say what is wrong.
+      return null;
+    case 'type':
+      return { path, message: `Must be ${e.params.type === 'integer' ? 'an integer' : `of type ${String(e.params.type)}`}.` };
+    case 'enum':
+      return { path, message: `Must be one of: ${(e.params.allowedValues as unknown[]).join(', ')}.` };
+    default:
+      return { path, message: `${(e.message ?? 'is invalid').replace(/^must/, 'Must')}.` };
+  }
+}
+
+export function fieldErrors(errors: ErrorObject[] | null | undefined): FieldError[] {
+  const seen = new Set<string>();
+  const out: FieldError[] = [];
+  for (const e of errors ?? []) {
+    const f = fieldError(e);
+    if (!f) continue;
+    const id = `${f.path}\u0000${f.message}`;
+    if (!seen.has(id)) {
+      seen.add(id);
+      out.push(f);
+    }
+  }
+  return out;
+}
+
+function propertyType(schema: JsonSchema, key: string): unknown {
+  const properties = schema.properties as Record<string, JsonSchema> | undefined;
+  return properties?.[key]?.type;
+}
+
+/** Query values as the schema's types; anything not exactly of the type stays a string and fails. */
+function typedQuery(schema: JsonSchema, query: Record<string, string | string[] | undefined>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(query)) {
+    const type = propertyType(schema, key);
+    if (typeof value === 'string' && type === 'integer' && /^-?(0|[1-9]\d{0,15})$/.test(value)) out[key] = Number(value);
+    else if (typeof value === 'string' && type === 'boolean' && (value === 'true' || value === 'false')) out[key] = value === 'true';
+    else out[key] = value;
+  }
+  return out;
+}
+
+export function validateInput(route: RouteSpec) {
+  const validateBody = route.body ? compile(route.body) : null;
+  const validateQuery = compile(route.query ?? { type: 'object', properties: {}, additionalProperties: false });
+  const defaults = (route.query?.properties ?? {}) as Record<string, JsonSchema>;
+  return async (ctx: ApiContext, next: Next) => {
+    const query = typedQuery(route.query ?? {}, ctx.query);
+    if (!validateQuery(query)) {
+      throw new ApiError('VALIDATION_FAILED', 'A query parameter is not valid.', { fields: fieldErrors(validateQuery.errors) });
+    }
+    for (const [key, schema] of Object.entries(defaults)) {
+      if (query[key] === undefined && schema.default !== undefined) query[key] = schema.default;
+    }
+    ctx.state.query = query;
+    if (route.method !== 'GET') {
+      const body = ctx.state.body;
+      if (validateBody && !validateBody(body)) {
+        throw new ApiError('VALIDATION_FAILED', 'The body is not valid.', { fields: fieldErrors(validateBody.errors) });
+      }
+      if (!validateBody && (typeof body !== 'object' || body === null || Array.isArray(body) || Object.keys(body).length > 0)) {
+        throw new ApiError('VALIDATION_FAILED', 'This endpoint takes no body.', { fields: [{ path: '', message: 'Send no body, or {}.' }] });
+      }
+    }
+    return next();
+  };
+}

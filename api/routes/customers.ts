@@ -1,0 +1,72 @@
+// Customers: POST /v1/customers, GET /v1/customers, GET /v1/customers/{id}.
+import { ApiError } from '../../domain/errors';
+import { idPattern } from '../../domain/ids';
+import { normaliseSriLankanMobile } from '../../domain/phone';
+import { customerView, customersQuery, upsertCustomer, type CustomerDetails, type CustomerRow } from '../../db/customers';
+import { findOwned } from '../platform/ownership';
+import { page, listSchema, type ListQuery } from '../platform/pagination';
+import { defineRoute } from '../platform/route';
+import { customerCreateSchema, customerListQuerySchema, customerSchema } from '../schemas/customer';
+
+export const customerRoutes = [
+  defineRoute<CustomerDetails, unknown>({
+    method: 'POST',
+    path: '/v1/customers',
+    operationId: 'createCustomer',
+    summary: 'Create a customer',
+    description: 'One customer per email per mode: an email that is already a customer answers 200 with that customer, the details sent filled in; a new one answers 201.',
+    tag: 'Customers',
+    auth: { permission: 'billing:write' },
+    idempotent: true,
+    body: customerCreateSchema,
+    responses: {
+      201: { description: 'The new customer.', schema: customerSchema },
+      200: { description: 'The existing customer with this email, details filled in.', schema: customerSchema },
+    },
+    async handler({ caller, body, db, clock }) {
+      let phone: string | undefined;
+      if (body.phone !== undefined) {
+        phone = normaliseSriLankanMobile(body.phone) ?? undefined;
+        if (phone === undefined) {
+          throw new ApiError('VALIDATION_FAILED', 'The phone number is not a Sri Lankan mobile number.', {
+            fields: [{ path: 'phone', message: 'Must be a Sri Lankan mobile number, such as 077 123 4567 or +94 77 123 4567.' }],
+          });
+        }
+      }
+      const { customer, created } = await upsertCustomer(
+        db,
+        { accountId: caller.account.id, mode: caller.mode },
+        { ...body, phone },
+        clock.now(),
+      );
+      return { status: created ? 201 : 200, body: customerView(customer) };
+    },
+  }),
+  defineRoute<unknown, ListQuery & { email?: string }>({
+    method: 'GET',
+    path: '/v1/customers',
+    operationId: 'listCustomers',
+    summary: 'List customers, newest first',
+    tag: 'Customers',
+    auth: { permission: 'billing:read' },
+    query: customerListQuerySchema,
+    responses: { 200: { description: 'A page of customers.', schema: listSchema(customerSchema) } },
+    async handler({ caller, query, db }) {
+      const rows = customersQuery(db, { accountId: caller.account.id, mode: caller.mode }, query.email);
+      return { status: 200, body: await page<CustomerRow, unknown>(rows, query, 'customer', customerView) };
+    },
+  }),
+  defineRoute<unknown, unknown, { id: string }>({
+    method: 'GET',
+    path: '/v1/customers/{id}',
+    operationId: 'getCustomer',
+    summary: 'Get a customer',
+    tag: 'Customers',
+    auth: { permission: 'billing:read' },
+    params: { id: idPattern('customer') },
+    responses: { 200: { description: 'The customer.', schema: customerSchema } },
+    async handler({ caller, params, db }) {
+      return { status: 200, body: customerView(await findOwned<CustomerRow>(db, 'customers', params.id, caller, 'customer')) };
+    },
+  }),
+];

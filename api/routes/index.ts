@@ -1,0 +1,12 @@
+// Every API route, in one table: the router mounts them and the OpenAPI document describes them.
+import type { Config } from '../../config';
+import type { RouteSpec } from '../platform/route';
+import { accountRoutes } from './account';
+import { customerRoutes } from './customers';
+import { openApiRoute } from './openapi';
+
+export function apiRoutes(config: Config): RouteSpec[] {
+  const routes: RouteSpec[] = [...accountRoutes, ...customerRoutes];
+  routes.push(openApiRoute(() => routes, config.publicBaseUrl));
+  return routes;
+}

@@ -1,0 +1,29 @@
+import { modeSchema, named, nullable, timestampSchema } from './json-schema';
+
+export const accountSchema = named('Account', {
+  type: 'object',
+  required: ['object', 'id', 'mode', 'name', 'status', 'plan', 'savedCards', 'livePaymentsOpen', 'liveActivatedAt', 'monthlyLimit', 'createdAt'],
+  properties: {
+    object: { const: 'account' },
+    id: { type: 'string', pattern: '^acct_[0-9a-z]{24}$' },
+    mode: { ...modeSchema, description: 'The mode of the key that asked; `monthlyLimit` is counted in it.' },
+    name: { type: 'string' },
+    status: { type: 'string', enum: ['not_activated', 'active', 'suspended'] },
+    plan: { type: 'string' },
+    savedCards: { type: 'boolean', description: 'Whether cards may be kept on file (live checkouts with saveCard need it).' },
+    livePaymentsOpen: { type: 'boolean', description: 'True once the account is activated and while it is active.' },
+    liveActivatedAt: nullable(timestampSchema),
+    monthlyLimit: {
+      type: 'object',
+      required: ['limitCents', 'usedCents', 'remainingCents', 'periodStart', 'periodEnd'],
+      properties: {
+        limitCents: { type: 'integer', description: 'Card payments the plan allows per month, in this mode.' },
+        usedCents: { type: 'integer', description: 'Payments that succeeded this month plus those with the processor.' },
+        remainingCents: { type: 'integer' },
+        periodStart: { ...timestampSchema, description: 'Midnight on the 1st, Sri Lankan time.' },
+        periodEnd: { ...timestampSchema, description: 'When the count resets.' },
+      },
+    },
+    createdAt: timestampSchema,
+  },
+});

@@ -1,0 +1,35 @@
+import { idPattern } from '../../domain/ids';
+import { listQueryProperties } from '../platform/pagination';
+import { modeSchema, named, nullable, object, timestampSchema } from './json-schema';
+
+export const emailSchema = { type: 'string', minLength: 3, maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+$' };
+export const localeSchema = { type: 'string', enum: ['en', 'si', 'ta'] };
+
+export const customerCreateSchema = object(
+  {
+    email: emailSchema,
+    name: { type: 'string', minLength: 1, maxLength: 120 },
+    phone: { type: 'string', maxLength: 24, description: 'Sri Lankan mobile number; returned as +94...' },
+    locale: { ...localeSchema, default: 'en' },
+  },
+  ['email'],
+);
+
+export const customerListQuerySchema = object({ ...listQueryProperties, email: { type: 'string', minLength: 3, maxLength: 254 } });
+
+export const customerSchema = named('Customer', {
+  type: 'object',
+  required: ['object', 'id', 'mode', 'email', 'name', 'phone', 'locale', 'defaultCardId', 'creditBalanceCents', 'createdAt'],
+  properties: {
+    object: { const: 'customer' },
+    id: { type: 'string', pattern: idPattern('customer') },
+    mode: modeSchema,
+    email: { type: 'string' },
+    name: nullable({ type: 'string' }),
+    phone: nullable({ type: 'string' }),
+    locale: localeSchema,
+    defaultCardId: nullable({ type: 'string' }),
+    creditBalanceCents: { type: 'integer' },
+    createdAt: timestampSchema,
+  },
+});

@@ -1,0 +1,69 @@
+// The `kasi` command-line tool. It uses the server's environment (DATABASE_URL, or the embedded
+// PostgreSQL under KASI_DATA_DIR: the running server's if there is one), so both see the same
+// data. Output shapes with --json are a fixed contract (DESIGN.md).
+import { parseArgs } from 'node:util';
+import { loadConfig, type Config } from '../config';
+import { openDatabase, type Database } from '../db/connection';
+import { commands, UsageError } from './commands';
+
+const USAGE = `usage: kasi <command> [--json]
+
+  kasi migrate
+  kasi merchant create --name <name> [--plan <plan>]
+  kasi merchant activate <accountId>
+  kasi merchant set <accountId> [--saved-cards on|off] [--plan <plan>] [--status active|suspended]
+  kasi key create <accountId> --kind secret|publishable|agent --mode test|live [--permissions a,b] [--expires <ISO time>]
+  kasi key revoke <key-or-id>
+`;
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+      name: { type: 'string' },
+      plan: { type: 'string' },
+      'saved-cards': { type: 'string' },
+      status: { type: 'string' },
+      kind: { type: 'string' },
+      mode: { type: 'string' },
+      permissions: { type: 'string' },
+      expires: { type: 'string' },
+    },
+  });
+  const [group, verb, ...args] = positionals;
+  const name = verb && group !== 'migrate' ? `${group} ${verb}` : (group ?? '');
+  const command = commands[name];
+  if (values.help || !command) {
+    (values.help ? process.stdout : process.stderr).write(USAGE);
+    return values.help ? 0 : 2;
+  }
+  const config: Config = loadConfig();
+  let db: Database | undefined;
+  try {
+    db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 2 });
+    const out = await command({ db: db.knex, config, args: group === 'migrate' ? [verb, ...args].filter((a): a is string => !!a) : args, options: values, now: new Date() });
+    process.stdout.write(values.json ? `${JSON.stringify(out.json)}\n` : `${out.text}\n`);
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`kasi: ${err.message}\n\n${USAGE}`);
+      return 2;
+    }
+    process.stderr.write(`kasi: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  } finally {
+    await db?.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`kasi: ${err instanceof Error ? err.message : String(err)}\n\n${USAGE}`);
+    process.exit(2);
+  },
+);

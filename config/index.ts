@@ -1,0 +1,60 @@
+// The service's configuration, read once from the environment (names are a fixed contract: see
+// DESIGN.md). Everything else receives a Config rather than reading process.env itself.
+import path from 'node:path';
+import { loadPlans, type Plan } from './plans';
+
+export interface Config {
+  port: number;
+  host: string;
+  /** What {base_url} and {checkout_url} become. */
+  publicBaseUrl: string;
+  /** {docs_url}: the page explaining every error reason. */
+  docsUrl: string;
+  databaseUrl: string | undefined;
+  temporalAddress: string | undefined;
+  temporalNamespace: string;
+  dataDir: string;
+  rateLimitPerMinute: number;
+  /** `memory` (one process) or `postgres` (several API processes share one count). */
+  rateLimitStore: 'memory' | 'postgres';
+  /** Browser origins, besides the service's own, whose requests the REST API answers. */
+  corsOrigins: string[];
+  smtpUrl: string | undefined;
+  logLevel: string;
+  plans: Record<string, Plan>;
+}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new Error(`${name} must be a whole number, got "${raw}"`);
+  return Number(raw);
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = integer(env, 'PORT', 3000);
+  const host = env.HOST || '127.0.0.1';
+  const publicBaseUrl = (env.PUBLIC_BASE_URL || `http://${host}:${port}`).replace(/\/+$/, '');
+  const store = env.RATE_LIMIT_STORE || 'memory';
+  if (store !== 'memory' && store !== 'postgres') {
+    throw new Error(`RATE_LIMIT_STORE must be memory or postgres, got "${store}"`);
+  }
+  return {
+    port,
+    host,
+    publicBaseUrl,
+    docsUrl: `${publicBaseUrl}/docs/errors`,
+    databaseUrl: env.DATABASE_URL || undefined,
+    temporalAddress: env.TEMPORAL_ADDRESS || undefined,
+    temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',
+    dataDir: path.resolve(env.KASI_DATA_DIR || '.data'),
+    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 120),
+    rateLimitStore: store,
+    corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
+    smtpUrl: env.SMTP_URL || undefined,
+    logLevel: env.LOG_LEVEL || 'info',
+    plans: loadPlans(env.KASI_PLANS_FILE || undefined),
+  };
+}

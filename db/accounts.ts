@@ -1,0 +1,84 @@
+// Merchant accounts: status, plan, saved cards and live activation.
+import type { Knex } from 'knex';
+
+export const ACCOUNT_STATUSES = ['not_activated', 'active', 'suspended'] as const;
+export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
+
+export interface AccountRecord {
+  id: string;
+  name: string;
+  status: AccountStatus;
+  plan: string;
+  savedCards: boolean;
+  liveActivatedAt: Date | null;
+  createdAt: Date;
+}
+
+export interface AccountRow {
+  id: string;
+  name: string;
+  status: AccountStatus;
+  plan: string;
+  saved_cards: boolean;
+  live_activated_at: Date | null;
+  created_at: Date;
+}
+
+export const ACCOUNT_COLUMNS = ['id', 'name', 'status', 'plan', 'saved_cards', 'live_activated_at', 'created_at'];
+
+export function accountFromRow(row: AccountRow): AccountRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    status: row.status,
+    plan: row.plan,
+    savedCards: row.saved_cards,
+    liveActivatedAt: row.live_activated_at,
+    createdAt: row.created_at,
+  };
+}
+
+/** Live payments are open once the account is activated and while it stays active. */
+export function livePaymentsOpen(account: AccountRecord): boolean {
+  return account.status === 'active' && account.liveActivatedAt !== null;
+}
+
+export async function findAccount(db: Knex, id: string): Promise<AccountRecord | null> {
+  const row = (await db('accounts').select(ACCOUNT_COLUMNS).where({ id }).first()) as AccountRow | undefined;
+  return row ? accountFromRow(row) : null;
+}
+
+export interface AccountChanges {
+  status?: 'active' | 'suspended';
+  plan?: string;
+  savedCards?: boolean;
+}
+
+/**
+ * Applies operator changes. Making an account `active` is its live activation: the first time
+ * sets `liveActivatedAt`, which later suspensions and reactivations keep.
+ */
+export async function updateAccount(db: Knex, id: string, changes: AccountChanges, now: Date): Promise<AccountRecord | null> {
+  const patch: Record<string, unknown> = { updated_at: now };
+  if (changes.status !== undefined) patch.status = changes.status;
+  if (changes.status === 'active') patch.live_activated_at = db.raw('coalesce(live_activated_at, ?)', [now]);
+  if (changes.plan !== undefined) patch.plan = changes.plan;
+  if (changes.savedCards !== undefined) patch.saved_cards = changes.savedCards;
+  const [row] = (await db('accounts').where({ id }).update(patch).returning(ACCOUNT_COLUMNS)) as AccountRow[];
+  return row ? accountFromRow(row) : null;
+}
+
+/** The account as the CLI prints it; GET /v1/account adds the mode's monthly-limit use. */
+export function accountView(account: AccountRecord) {
+  return {
+    object: 'account' as const,
+    id: account.id,
+    name: account.name,
+    status: account.status,
+    plan: account.plan,
+    savedCards: account.savedCards,
+    livePaymentsOpen: livePaymentsOpen(account),
+    liveActivatedAt: account.liveActivatedAt?.toISOString() ?? null,
+    createdAt: account.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,62 @@
+// Opening the database: DATABASE_URL, or the embedded PostgreSQL under KASI_DATA_DIR; then the
+// migrations, so the server, the CLI and the tests always work on the current schema.
+import knexFactory, { type Knex } from 'knex';
+import pg from 'pg';
+import { findOrStartEmbeddedPostgres, type EmbeddedDatabaseServer } from './embedded-postgres';
+import { ensureDatabase, withDatabase } from './database-url';
+import { migrationSource } from './migrations';
+
+// bigint columns (amounts in cents, counts) as numbers; they stay far below 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n)) throw new Error(`bigint out of range: ${value}`);
+  return n;
+});
+
+export const EMBEDDED_DATABASE = 'kasi';
+
+export interface Database {
+  knex: Knex;
+  url: string;
+  close(): Promise<void>;
+}
+
+export function connect(url: string, poolMax = 10): Knex {
+  return knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: poolMax } });
+}
+
+export async function migrate(knex: Knex): Promise<string[]> {
+  const [, applied] = (await knex.migrate.latest({ migrationSource })) as [number, string[]];
+  return applied;
+}
+
+export async function openDatabase(options: {
+  databaseUrl: string | undefined;
+  dataDir: string;
+  log?: (line: string) => void;
+  poolMax?: number;
+}): Promise<Database> {
+  let embedded: EmbeddedDatabaseServer | undefined;
+  let url = options.databaseUrl;
+  if (!url) {
+    embedded = await findOrStartEmbeddedPostgres(options.dataDir, { log: options.log });
+    await ensureDatabase(embedded.adminUrl, EMBEDDED_DATABASE);
+    url = withDatabase(embedded.adminUrl, EMBEDDED_DATABASE);
+  }
+  const knex = connect(url, options.poolMax);
+  try {
+    await migrate(knex);
+  } catch (err) {
+    await knex.destroy();
+    await embedded?.stop();
+    throw err;
+  }
+  return {
+    knex,
+    url,
+    close: async () => {
+      await knex.destroy();
+      await embedded?.stop();
+    },
+  };
+}

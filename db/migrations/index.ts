@@ -1,0 +1,21 @@
+// The migrations, in order. A static list (rather than a folder scan) so they load the same way
+// under tsx, mocha and a bundler; add each new migration at the end.
+import type { Knex } from 'knex';
+import * as platform from './001-platform';
+
+interface Migration {
+  up(knex: Knex): Promise<void>;
+  down(knex: Knex): Promise<void>;
+}
+
+const MIGRATIONS: [string, Migration][] = [['001-platform', platform]];
+
+export const migrationSource: Knex.MigrationSource<string> = {
+  getMigrations: () => Promise.resolve(MIGRATIONS.map(([name]) => name)),
+  getMigrationName: (name) => name,
+  getMigration: (name) => {
+    const found = MIGRATIONS.find(([n]) => n === name);
+    if (!found) throw new Error(`unknown migration ${name}`);
+    return Promise.resolve(found[1]);
+  },
+};

@@ -1,0 +1,62 @@
+// API keys: `<kind>_<mode>_` plus 32 characters of [0-9A-Za-z]. Keys carry 190 bits of
+// randomness, so a plain SHA-256 is the right stored form (a slow password hash buys nothing and
+// would cost every request); the key itself is shown once, at creation.
+import { createHash, randomBytes } from 'node:crypto';
+
+export const KEY_KINDS = ['secret', 'publishable', 'agent'] as const;
+export type KeyKind = (typeof KEY_KINDS)[number];
+
+export const MODES = ['test', 'live'] as const;
+export type Mode = (typeof MODES)[number];
+
+export const PERMISSIONS = [
+  'checkouts:create',
+  'payments:read',
+  'refunds:write',
+  'cards:read',
+  'cards:charge',
+  'events:read',
+  'billing:read',
+  'billing:write',
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+const KIND_PREFIX: Record<KeyKind, string> = { secret: 'sk', publishable: 'pk', agent: 'ak' };
+const SECRET_LENGTH = 32;
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const KEY_SHAPE = new RegExp(`^(sk|pk|ak)_(test|live)_[0-9A-Za-z]{${SECRET_LENGTH}}$`);
+
+/** What a key may do when it is made without an explicit permission list. */
+export const DEFAULT_PERMISSIONS: Record<KeyKind, readonly Permission[]> = {
+  secret: PERMISSIONS,
+  publishable: ['checkouts:create'],
+  agent: PERMISSIONS,
+};
+
+export function generateKey(kind: KeyKind, mode: Mode): string {
+  // Rejection sampling keeps every character uniform over the 62-character alphabet.
+  let secret = '';
+  while (secret.length < SECRET_LENGTH) {
+    for (const byte of randomBytes(SECRET_LENGTH)) {
+      if (byte < 248 && secret.length < SECRET_LENGTH) secret += ALPHABET[byte % 62];
+    }
+  }
+  return `${KIND_PREFIX[kind]}_${mode}_${secret}`;
+}
+
+/** The kind and mode a token claims, or null when it is not shaped like one of our keys. */
+export function parseKeyShape(token: string): { kind: KeyKind; mode: Mode } | null {
+  const match = KEY_SHAPE.exec(token);
+  if (!match) return null;
+  const kind = KEY_KINDS.find((k) => KIND_PREFIX[k] === match[1]) as KeyKind;
+  return { kind, mode: match[2] as Mode };
+}
+
+export function hashKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+/** What may be shown of a key after creation: its prefix and last four characters. */
+export function redactKey(key: string): string {
+  return `${key.slice(0, 8)}...${key.slice(-4)}`;
+}

@@ -1,0 +1,39 @@
+// `npm start`: everything in one process on embedded defaults: the database (DATABASE_URL or the
+// embedded PostgreSQL), migrations, the API and hosted pages. Prints `listening on
+// http://HOST:PORT` when ready.
+import { loadConfig } from '../config';
+import { createLogger } from '../config/logger';
+import { openDatabase } from '../db/connection';
+import { purgeExpiredKeys } from '../db/idempotency-keys';
+import { listen } from '../api/server';
+import { systemClock } from '../domain/clock';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const log = createLogger(config.logLevel);
+  if (!config.databaseUrl) log.info({ dataDir: config.dataDir }, 'DATABASE_URL unset: using the embedded PostgreSQL');
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: (line) => log.debug({ postgres: line.trim() }) });
+  const running = await listen({ db: db.knex, config, log });
+  const purge = setInterval(() => {
+    purgeExpiredKeys(db.knex, systemClock.now()).catch((err: unknown) => log.warn({ err }, 'purging idempotency keys failed'));
+  }, 60 * 60 * 1000);
+  purge.unref();
+  console.log(`listening on ${config.publicBaseUrl === `http://${config.host}:${config.port}` ? running.url : `${running.url} (public ${config.publicBaseUrl})`}`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'stopping');
+    clearInterval(purge);
+    await running.close();
+    await db.close();
+    process.exit(0);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stop(signal));
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
