@@ -18,7 +18,8 @@ async function main(): Promise<void> {
     purgeExpiredKeys(db.knex, systemClock.now()).catch((err: unknown) => log.warn({ err }, 'purging idempotency keys failed'));
   }, 60 * 60 * 1000);
   purge.unref();
-  console.log(`listening on ${config.publicBaseUrl === `http://${config.host}:${config.port}` ? running.url : `${running.url} (public ${config.publicBaseUrl})`}`);
+  const publicNote = running.config.publicBaseUrl === running.url ? '' : ` (public address ${running.config.publicBaseUrl})`;
+  console.log(`listening on ${running.url}${publicNote}`);
 
   let stopping = false;
   const stop = async (signal: string) => {

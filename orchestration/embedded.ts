@@ -1,0 +1,44 @@
+// The port over the embedded engine (one machine, not durable by itself: see workers/).
+import type { EmbeddedEngine } from '../workers/embedded-engine/engine';
+import { WorkflowClosedError } from './errors';
+import { searchAttributesFor } from './ids';
+import type { OrchestrationPort, WorkflowStart } from './port';
+
+export function createEmbeddedPort(engine: EmbeddedEngine): OrchestrationPort {
+  const toEngine = (start: WorkflowStart) => ({
+    workflowType: start.workflowType,
+    workflowId: start.workflowId,
+    args: start.args,
+    searchAttributes: searchAttributesFor(start.accountId, start.mode),
+    idReusePolicy: start.idReuse,
+  });
+  return {
+    engine: 'embedded',
+    async start(start) {
+      return { workflowId: start.workflowId, ...engine.start(toEngine(start)) };
+    },
+    async signal(workflowId, signalName, args = []) {
+      await engine.signal(workflowId, signalName, args);
+    },
+    async signalWithStart(start, signalName, signalArgs = []) {
+      const { runId } = await engine.signalWithStart(toEngine(start), signalName, signalArgs);
+      return { workflowId: start.workflowId, runId };
+    },
+    query(workflowId, queryType, args = []) {
+      return engine.query(workflowId, queryType, args);
+    },
+    async cancel(workflowId) {
+      try {
+        await engine.cancel(workflowId);
+      } catch (err) {
+        if (!(err instanceof WorkflowClosedError)) throw err;
+      }
+    },
+    async describe(workflowId) {
+      const description = engine.describe(workflowId);
+      if (description === undefined) return undefined;
+      const { runId, workflowType, status, startTime, closeTime } = description;
+      return { workflowId, runId, workflowType, status, startTime, closeTime };
+    },
+  };
+}

@@ -1,0 +1,51 @@
+// The errors the orchestration port raises, whichever engine runs behind it.
+
+/** No workflow with this id exists (never started, or forgotten by a restarted embedded engine). */
+export class WorkflowNotFoundError extends Error {
+  constructor(readonly workflowId: string) {
+    super(`workflow ${workflowId} not found`);
+    this.name = 'WorkflowNotFoundError';
+  }
+}
+
+/** The workflow has closed and takes no more signals or cancellation. */
+export class WorkflowClosedError extends Error {
+  constructor(readonly workflowId: string) {
+    super(`workflow ${workflowId} is closed`);
+    this.name = 'WorkflowClosedError';
+  }
+}
+
+/** A query was rejected by the workflow, or could not be answered. */
+export class WorkflowQueryFailedError extends Error {
+  constructor(
+    readonly workflowId: string,
+    readonly queryType: string,
+    reason: string,
+  ) {
+    super(`query ${queryType} on ${workflowId} failed: ${reason}`);
+    this.name = 'WorkflowQueryFailedError';
+  }
+}
+
+/**
+ * Workflow code threw a plain Error (or broke determinism): the run is stuck, as it would be on a
+ * server that keeps retrying the task, until the code is fixed.
+ */
+export class WorkflowTaskFailedError extends Error {
+  constructor(
+    readonly workflowId: string,
+    override readonly cause: Error,
+  ) {
+    super(`workflow task of ${workflowId} failed: ${cause.message}`);
+    this.name = 'WorkflowTaskFailedError';
+  }
+}
+
+/** Virtual time: the workflow waits on something that nothing scheduled will ever bring. */
+export class WorkflowBlockedError extends Error {
+  constructor(readonly workflowId: string) {
+    super(`workflow ${workflowId} is blocked with nothing scheduled (waiting on a signal that never comes?)`);
+    this.name = 'WorkflowBlockedError';
+  }
+}

@@ -1,0 +1,3 @@
+export * from './port';
+export * from './errors';
+export * from './ids';

@@ -1,0 +1,94 @@
+// The port over a real Temporal cluster, through @temporalio/client.
+import { Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError as ClientNotFound } from '@temporalio/client';
+import type { WorkflowHandle } from '@temporalio/client';
+import { ServiceError } from '@temporalio/client';
+import { defineQuery, defineSignal } from '@temporalio/workflow';
+import { WorkflowClosedError, WorkflowNotFoundError, WorkflowQueryFailedError } from './errors';
+import { TASK_QUEUE, searchAttributesFor } from './ids';
+import type { OrchestrationPort, StartResult, WorkflowStart, WorkflowStatus } from './port';
+
+export function createTemporalPort(client: Client, taskQueue = TASK_QUEUE): OrchestrationPort {
+  const options = (start: WorkflowStart) => ({
+    taskQueue,
+    workflowId: start.workflowId,
+    args: start.args,
+    typedSearchAttributes: searchAttributesFor(start.accountId, start.mode),
+    workflowIdReusePolicy: start.idReuse === 'allow-duplicate' ? ('ALLOW_DUPLICATE' as const) : ('REJECT_DUPLICATE' as const),
+  });
+
+  const existing = async (workflowId: string): Promise<StartResult> => {
+    const description = await client.workflow.getHandle(workflowId).describe();
+    return { workflowId, runId: description.runId, started: false };
+  };
+
+  /** Client errors become the port's, so callers never depend on which engine runs. */
+  const translate = async <T>(workflowId: string, call: () => Promise<T>): Promise<T> => {
+    try {
+      return await call();
+    } catch (err) {
+      if (err instanceof ClientNotFound) throw new WorkflowNotFoundError(workflowId);
+      if (err instanceof ServiceError && /already completed|workflow execution already completed/i.test(err.message)) throw new WorkflowClosedError(workflowId);
+      throw err;
+    }
+  };
+
+  const handle = (workflowId: string): WorkflowHandle => client.workflow.getHandle(workflowId);
+
+  return {
+    engine: 'temporal',
+    async start(start) {
+      try {
+        const started = await client.workflow.start(start.workflowType, options(start));
+        return { workflowId: start.workflowId, runId: started.firstExecutionRunId, started: true };
+      } catch (err) {
+        if (err instanceof WorkflowExecutionAlreadyStartedError) return existing(start.workflowId);
+        throw err;
+      }
+    },
+    signal(workflowId, signalName, args = []) {
+      return translate(workflowId, () => handle(workflowId).signal(defineSignal<unknown[]>(signalName), ...args));
+    },
+    async signalWithStart(start, signalName, signalArgs = []) {
+      try {
+        const started = await client.workflow.signalWithStart(start.workflowType, { ...options(start), signal: signalName, signalArgs });
+        return { workflowId: start.workflowId, runId: started.signaledRunId };
+      } catch (err) {
+        if (err instanceof WorkflowExecutionAlreadyStartedError) return { workflowId: start.workflowId, runId: (await existing(start.workflowId)).runId };
+        throw err;
+      }
+    },
+    query<T>(workflowId: string, queryType: string, args: unknown[] = []) {
+      return translate(workflowId, async () => {
+        try {
+          return await handle(workflowId).query(defineQuery<T, unknown[]>(queryType), ...args);
+        } catch (err) {
+          if (err instanceof ClientNotFound) throw err;
+          throw new WorkflowQueryFailedError(workflowId, queryType, (err as Error).message);
+        }
+      });
+    },
+    async cancel(workflowId) {
+      try {
+        await translate(workflowId, () => handle(workflowId).cancel());
+      } catch (err) {
+        if (!(err instanceof WorkflowClosedError)) throw err;
+      }
+    },
+    async describe(workflowId) {
+      try {
+        const d = await handle(workflowId).describe();
+        return {
+          workflowId,
+          runId: d.runId,
+          workflowType: d.type,
+          status: d.status.name as WorkflowStatus,
+          startTime: d.startTime,
+          closeTime: d.closeTime,
+        };
+      } catch (err) {
+        if (err instanceof ClientNotFound) return undefined;
+        throw err;
+      }
+    },
+  };
+}

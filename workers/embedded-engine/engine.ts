@@ -1,0 +1,1141 @@
+// The embedded engine: plays the part of Temporal's server and Core for the workflow bundle, in
+// this process. Each workflow run lives in the SDK's reusable V8 sandbox; the engine feeds it
+// activations, carries out its commands (timers, activities with their retry policy, child
+// workflows, continue-as-new, patches) and writes the history a server would have written, so
+// every run can be replayed by the real Core. It is not durable: the boot-time resumers restart
+// the workflows of non-final objects after a restart.
+import { randomUUID } from 'node:crypto';
+import type { Info as ActivityInfo } from '@temporalio/activity';
+import { CancelledFailure, defaultPayloadConverter, TerminatedFailure, TypedSearchAttributes, decompileRetryPolicy } from '@temporalio/common';
+import type { WorkflowInfo } from '@temporalio/workflow';
+import { createUnsafeRandomSource } from '@temporalio/workflow/lib/random-helpers';
+import type { ActivityFunction, SearchAttributePair } from '@temporalio/common';
+import { encodeUnifiedSearchAttributes } from '@temporalio/common/lib/converter/payload-search-attributes';
+import { toPayloads } from '@temporalio/common/lib/converter/payload-converter';
+import { msNumberToTs, optionalTsToMs, msToTs } from '@temporalio/common/lib/time';
+import { coresdk, temporal } from '@temporalio/proto';
+import type { Workflow } from '@temporalio/worker/lib/workflow/interface';
+import type { ReusableVMWorkflowCreator } from '@temporalio/worker/lib/workflow/reusable-vm';
+import { startAttempt } from './activity-runner';
+import type { AttemptHandle, AttemptResult } from './activity-runner';
+import { RealClock, VirtualClock } from './clock';
+import type { Clock, ClockTimer } from './clock';
+import { activityCancelledFailure, activityFailure, childFailure, errorToFailure, failureToError, retryState, startToCloseTimeoutFailure } from './failures';
+import type { ActivityRef, RetryStateName } from './failures';
+import { ENGINE_IDENTITY, HistoryRecorder } from './history';
+import { buildActivation, buildQueryActivation } from './jobs';
+import type { Job } from './jobs';
+import { silentLog } from './log';
+import type { EngineLog } from './log';
+import { decideRetry } from './retry';
+import type { FailureObject, Loose } from './proto';
+import { bundleWorkflows, createWorkflowCreator } from './sandbox';
+import type { WorkflowBundle } from './sandbox';
+import { randomnessSeed, seedBytes } from './seed';
+import {
+  WorkflowBlockedError,
+  WorkflowClosedError,
+  WorkflowNotFoundError,
+  WorkflowQueryFailedError,
+  WorkflowTaskFailedError,
+} from '../../orchestration/errors';
+
+const { EventType } = temporal.api.enums.v1;
+type Command = coresdk.workflow_commands.IWorkflowCommand;
+type Payload = temporal.api.common.v1.IPayload;
+type Failure = FailureObject;
+
+export type WorkflowStatus = 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'TERMINATED' | 'CONTINUED_AS_NEW';
+
+export interface EngineStartOptions {
+  workflowType: string;
+  workflowId: string;
+  args?: unknown[];
+  taskQueue?: string;
+  searchAttributes?: SearchAttributePair[];
+  /** 'reject-duplicate' (default): a closed workflow with this id is not started again. */
+  idReusePolicy?: 'reject-duplicate' | 'allow-duplicate';
+}
+
+export interface EngineOptions {
+  /** Path of the workflows module (bundled once per process), or an already built bundle. */
+  workflowsPath?: string;
+  workflowBundle?: WorkflowBundle;
+  activities: Record<string, ActivityFunction>;
+  clock: 'real' | 'virtual' | Clock;
+  namespace?: string;
+  taskQueue?: string;
+  log?: EngineLog;
+  /**
+   * Virtual time stands still while an activity runs; after this much real time an activity is
+   * taken as hung and time may move on (to its start-to-close timeout, for instance).
+   */
+  hungActivityAfterMs?: number;
+  /** Keep the history of closed runs (for export and replay). Default: on with a virtual clock. */
+  keepClosedHistory?: boolean;
+}
+
+export interface RunDescription {
+  workflowId: string;
+  runId: string;
+  workflowType: string;
+  taskQueue: string;
+  status: WorkflowStatus;
+  startTime: Date;
+  closeTime?: Date;
+  historyLength: number;
+  searchAttributes: Record<string, unknown>;
+  /** Set when a workflow task failed: the run is stuck until the code is fixed and it restarts. */
+  taskFailure?: string;
+}
+
+interface TimerState {
+  timer: ClockTimer;
+  startedEventId: number;
+}
+
+interface ActivityState {
+  seq: number;
+  command: coresdk.workflow_commands.IScheduleActivity;
+  ref: ActivityRef;
+  attempt: number;
+  scheduledAt: number;
+  attemptHandle?: AttemptHandle;
+  timer?: ClockTimer;
+  /** Set once the workflow no longer waits for this activity. */
+  done: boolean;
+  cancelRequested: boolean;
+  cancelRequestedEventId?: number;
+}
+
+interface ChildState {
+  seq: number;
+  ref: {
+    namespace: string;
+    workflowId: string;
+    runId: string;
+    workflowType: string;
+    initiatedEventId: number;
+    startedEventId: number;
+  };
+  parentClosePolicy: number;
+}
+
+type Outcome =
+  | { status: 'COMPLETED'; result?: Payload | null }
+  | { status: 'FAILED'; failure: Failure }
+  | { status: 'CANCELLED' }
+  | { status: 'TERMINATED'; reason: string }
+  | { status: 'CONTINUED_AS_NEW'; next: Run };
+
+interface Delivery {
+  /** A function when the job needs event ids that exist only once `record` has run. */
+  job: Job | (() => Job);
+  /** Writes the history event this job comes from, when the job is delivered. */
+  record?: () => void;
+}
+
+class Run {
+  readonly history = new HistoryRecorder();
+  readonly inbox: Delivery[] = [];
+  readonly timers = new Map<number, TimerState>();
+  readonly activities = new Map<number, ActivityState>();
+  readonly children = new Map<number, ChildState>();
+  readonly flags = new Set<number>();
+  readonly searchAttributes: Record<string, Payload>;
+  workflow?: Workflow;
+  status: WorkflowStatus = 'RUNNING';
+  outcome?: Outcome;
+  closeTime?: number;
+  taskFailure?: Failure;
+  cancelRequested = false;
+  drainScheduled = false;
+  /** Serialises everything that enters this run's sandbox. */
+  private tail: Promise<unknown> = Promise.resolve();
+  private closeWaiters: Array<() => void> = [];
+
+  constructor(
+    readonly runId: string,
+    readonly workflowId: string,
+    readonly workflowType: string,
+    readonly taskQueue: string,
+    readonly startTime: number,
+    searchAttributes: Record<string, Payload>,
+    readonly parent?: { run: Run; seq: number },
+  ) {
+    this.searchAttributes = { ...searchAttributes };
+  }
+
+  get open(): boolean {
+    return this.status === 'RUNNING';
+  }
+
+  exclusive<T>(fn: () => Promise<T> | T): Promise<T> {
+    const next = this.tail.then(fn);
+    this.tail = next.then(
+      () => undefined,
+      () => undefined,
+    );
+    return next;
+  }
+
+  close(outcome: Outcome, at: number): void {
+    this.status = outcome.status;
+    this.outcome = outcome;
+    this.closeTime = at;
+    for (const resolve of this.closeWaiters.splice(0)) resolve();
+  }
+
+  /** Wakes result() waiters without closing: a workflow task failed. */
+  wake(): void {
+    for (const resolve of this.closeWaiters.splice(0)) resolve();
+  }
+
+  whenClosed(): Promise<void> {
+    if (!this.open) return Promise.resolve();
+    return new Promise((resolve) => this.closeWaiters.push(resolve));
+  }
+}
+
+export class EmbeddedEngine {
+  readonly clock: Clock;
+  readonly namespace: string;
+  readonly taskQueue: string;
+  private readonly log: EngineLog;
+  private readonly hungActivityAfterMs: number;
+  private readonly keepClosedHistory: boolean;
+  private readonly runs = new Map<string, Run>();
+  private readonly latest = new Map<string, Run>();
+  /** Work in progress: activations (quick) and activity attempts (may take real time). */
+  private readonly activations = new Set<Promise<unknown>>();
+  private readonly attempts = new Set<Promise<unknown>>();
+  private fatal?: unknown;
+  private stopped = false;
+
+  private constructor(
+    private readonly creator: ReusableVMWorkflowCreator,
+    readonly bundle: WorkflowBundle,
+    private readonly activityFns: Record<string, ActivityFunction>,
+    options: EngineOptions,
+  ) {
+    this.clock = options.clock === 'real' ? new RealClock() : options.clock === 'virtual' ? new VirtualClock() : options.clock;
+    this.namespace = options.namespace ?? 'default';
+    this.taskQueue = options.taskQueue ?? 'kasi';
+    this.log = options.log ?? silentLog;
+    this.hungActivityAfterMs = options.hungActivityAfterMs ?? 2_000;
+    this.keepClosedHistory = options.keepClosedHistory ?? this.clock.kind === 'virtual';
+  }
+
+  static async create(options: EngineOptions): Promise<EmbeddedEngine> {
+    let bundle = options.workflowBundle;
+    if (bundle === undefined) {
+      if (options.workflowsPath === undefined) throw new TypeError('EmbeddedEngine needs workflowsPath or workflowBundle');
+      bundle = await bundleWorkflows(options.workflowsPath);
+    }
+    const creator = createWorkflowCreator(bundle, Object.keys(options.activities));
+    return new EmbeddedEngine(creator, bundle, options.activities, options);
+  }
+
+  // ---------------------------------------------------------------- client side
+
+  /** Starts a workflow; with the id already running (or closed, when reuse is rejected) it is a no-op. */
+  start(options: EngineStartOptions): { runId: string; started: boolean } {
+    this.assertRunning();
+    const existing = this.latest.get(options.workflowId);
+    if (existing && (existing.open || options.idReusePolicy !== 'allow-duplicate')) {
+      return { runId: existing.runId, started: false };
+    }
+    const run = this.createRun(options, {});
+    return { runId: run.runId, started: true };
+  }
+
+  /** Signals a running workflow, or starts it with the signal in its first activation. */
+  async signalWithStart(options: EngineStartOptions, signalName: string, args: unknown[] = []): Promise<{ runId: string; started: boolean }> {
+    this.assertRunning();
+    const existing = this.latest.get(options.workflowId);
+    if (existing?.open) {
+      await this.signal(options.workflowId, signalName, args);
+      return { runId: existing.runId, started: false };
+    }
+    const run = this.createRun(options, {}, (r) => this.signalDelivery(r, signalName, args));
+    return { runId: run.runId, started: true };
+  }
+
+  async signal(workflowId: string, signalName: string, args: unknown[] = []): Promise<void> {
+    const run = this.openRun(workflowId);
+    // Through the run's queue, so a signal never lands between a workflow task and its commands.
+    await run.exclusive(() => {
+      if (!run.open) throw new WorkflowClosedError(workflowId);
+      this.deliver(run, this.signalDelivery(run, signalName, args));
+    });
+  }
+
+  async query<T = unknown>(workflowId: string, queryType: string, args: unknown[] = []): Promise<T> {
+    const run = this.latest.get(workflowId);
+    if (run === undefined) throw new WorkflowNotFoundError(workflowId);
+    return run.exclusive(async () => {
+      if (run.workflow === undefined) throw new WorkflowQueryFailedError(workflowId, queryType, `workflow ${workflowId} is closed; the embedded engine answers queries on open workflows only`);
+      const queryId = randomUUID();
+      const completion = await run.workflow.activate(buildQueryActivation(run.runId, queryId, queryType, toPayloads(defaultPayloadConverter, ...args) ?? []));
+      await this.forwardSinkCalls(run);
+      const answer = completion.successful?.commands?.find((c) => c.respondToQuery?.queryId === queryId)?.respondToQuery;
+      if (answer?.succeeded) return defaultPayloadConverter.fromPayload<T>(answer.succeeded.response ?? {});
+      const message = answer?.failed?.message ?? completion.failed?.failure?.message ?? 'no answer';
+      throw new WorkflowQueryFailedError(workflowId, queryType, message);
+    });
+  }
+
+  async cancel(workflowId: string): Promise<void> {
+    const run = this.openRun(workflowId);
+    await run.exclusive(() => {
+      if (!run.open || run.cancelRequested) return;
+      run.cancelRequested = true;
+      this.deliver(run, {
+        job: { cancelWorkflow: { reason: 'cancel requested' } },
+        record: () =>
+          run.history.add(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CANCEL_REQUESTED, this.clock.now(), {
+            workflowExecutionCancelRequestedEventAttributes: { cause: 'cancel requested', identity: ENGINE_IDENTITY },
+          }),
+      });
+    });
+  }
+
+  describe(workflowId: string): RunDescription | undefined {
+    const run = this.latest.get(workflowId);
+    if (run === undefined) return undefined;
+    return {
+      workflowId,
+      runId: run.runId,
+      workflowType: run.workflowType,
+      taskQueue: run.taskQueue,
+      status: run.status,
+      startTime: new Date(run.startTime),
+      closeTime: run.closeTime === undefined ? undefined : new Date(run.closeTime),
+      historyLength: run.history.length,
+      searchAttributes: Object.fromEntries(Object.entries(run.searchAttributes).map(([k, v]) => [k, defaultPayloadConverter.fromPayload(v)])),
+      taskFailure: run.taskFailure?.message ?? undefined,
+    };
+  }
+
+  /**
+   * The workflow's result, following continue-as-new. With a virtual clock, time skips ahead to
+   * the next timer while the workflow waits; a workflow waiting on nothing is an error.
+   */
+  async result<T = unknown>(workflowId: string): Promise<T> {
+    for (;;) {
+      const run = this.latest.get(workflowId);
+      if (run === undefined) throw new WorkflowNotFoundError(workflowId);
+      if (run.taskFailure) throw new WorkflowTaskFailedError(workflowId, failureToError(run.taskFailure));
+      if (run.outcome && run.outcome.status !== 'CONTINUED_AS_NEW') return this.unwrap<T>(run);
+      if (run.outcome === undefined) {
+        if (this.clock instanceof VirtualClock) {
+          await this.settle();
+          if (!run.open || run.taskFailure) continue;
+          const next = this.clock.nextDueAt();
+          if (next === undefined) throw new WorkflowBlockedError(workflowId);
+          this.clock.moveTo(next);
+        } else {
+          await run.whenClosed();
+        }
+      }
+    }
+  }
+
+  /** Virtual clock only: moves time forward, running everything that falls due on the way. */
+  async advance(ms: number): Promise<void> {
+    const clock = this.virtualClock();
+    const target = clock.now() + ms;
+    for (;;) {
+      await this.settle();
+      const next = clock.nextDueAt();
+      if (next === undefined || next > target) break;
+      clock.moveTo(next);
+    }
+    clock.moveTo(target);
+    await this.settle();
+  }
+
+  /** Waits until no activation is pending and no activity is running (hung ones aside). */
+  async runUntilIdle(): Promise<void> {
+    await this.settle();
+  }
+
+  /** The history a server would hold for the run (the latest run of the id by default). */
+  exportHistory(workflowId: string, runId?: string): temporal.api.history.v1.History {
+    const run = runId ? this.runs.get(runId) : this.latest.get(workflowId);
+    if (run === undefined || run.workflowId !== workflowId) throw new WorkflowNotFoundError(workflowId);
+    return run.history.toHistory();
+  }
+
+  /** Every run id of a workflow id, oldest first (a continue-as-new chain). */
+  runIds(workflowId: string): string[] {
+    return [...this.runs.values()].filter((r) => r.workflowId === workflowId).map((r) => r.runId);
+  }
+
+  get openWorkflowCount(): number {
+    let count = 0;
+    for (const run of this.latest.values()) if (run.open) count++;
+    return count;
+  }
+
+  async shutdown(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.clock.clear();
+    for (const run of this.runs.values()) {
+      for (const activity of run.activities.values()) activity.attemptHandle?.cancel('CANCELLED');
+    }
+    await Promise.allSettled([...this.activations, ...this.attempts]);
+    for (const run of this.runs.values()) await this.disposeSandbox(run);
+    await this.creator.destroy();
+  }
+
+  // ---------------------------------------------------------------- runs
+
+  private createRun(
+    options: EngineStartOptions,
+    continued: { from?: Run; args?: Payload[] },
+    withFirst?: (run: Run) => Delivery,
+    parent?: { run: Run; seq: number },
+  ): Run {
+    const now = this.clock.now();
+    const runId = randomUUID();
+    const firstRunId = continued.from ? (this.firstRunId(continued.from) ?? continued.from.runId) : runId;
+    const searchAttributes = continued.from?.searchAttributes ?? encodeUnifiedSearchAttributes(undefined, options.searchAttributes ?? []);
+    const run = new Run(runId, options.workflowId, options.workflowType, options.taskQueue ?? this.taskQueue, now, searchAttributes, parent);
+    this.firstRunIds.set(runId, firstRunId);
+    this.runs.set(runId, run);
+    this.latest.set(options.workflowId, run);
+    const input = continued.args ?? toPayloads(defaultPayloadConverter, ...(options.args ?? [])) ?? [];
+    const seed = randomnessSeed(runId);
+    const parentInfo = parent ? { namespace: this.namespace, workflowId: parent.run.workflowId, runId: parent.run.runId } : undefined;
+    const init: Job = {
+      initializeWorkflow: {
+        workflowType: run.workflowType,
+        workflowId: run.workflowId,
+        arguments: input,
+        randomnessSeed: seed,
+        headers: {},
+        identity: ENGINE_IDENTITY,
+        parentWorkflowInfo: parentInfo,
+        workflowTaskTimeout: msNumberToTs(10_000),
+        continuedFromExecutionRunId: continued.from?.runId ?? '',
+        firstExecutionRunId: firstRunId,
+        attempt: 1,
+        searchAttributes: { indexedFields: searchAttributes },
+        startTime: msNumberToTs(now),
+        rootWorkflow: { workflowId: this.rootOf(run).workflowId, runId: this.rootOf(run).runId },
+      },
+    };
+    const record = (): void => {
+      run.history.add(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED, now, {
+        workflowExecutionStartedEventAttributes: {
+          workflowId: run.workflowId,
+          workflowType: { name: run.workflowType },
+          taskQueue: { name: run.taskQueue },
+          input: { payloads: input },
+          workflowTaskTimeout: msNumberToTs(10_000),
+          continuedExecutionRunId: continued.from?.runId ?? '',
+          initiator: continued.from ? temporal.api.enums.v1.ContinueAsNewInitiator.CONTINUE_AS_NEW_INITIATOR_WORKFLOW : undefined,
+          originalExecutionRunId: runId,
+          firstExecutionRunId: firstRunId,
+          identity: ENGINE_IDENTITY,
+          attempt: 1,
+          header: {},
+          searchAttributes: { indexedFields: searchAttributes },
+          parentWorkflowNamespace: parentInfo?.namespace,
+          parentWorkflowExecution: parentInfo ? { workflowId: parentInfo.workflowId, runId: parentInfo.runId } : undefined,
+          parentInitiatedEventId: parent ? parent.run.children.get(parent.seq)?.ref.initiatedEventId : undefined,
+        },
+      });
+    };
+    const deliveries: Delivery[] = [{ job: init, record }];
+    if (withFirst) deliveries.push(withFirst(run));
+    const sandbox = this.creator.createWorkflow({
+      info: this.workflowInfo(run, firstRunId, continued.from?.runId, parentInfo),
+      randomnessSeed: seedBytes(seed),
+      now,
+      showStackTraceSources: false,
+    });
+    this.track(
+      run.exclusive(async () => {
+        try {
+          run.workflow = await sandbox;
+        } catch (err) {
+          this.failTask(run, errorToFailure(err));
+        }
+      }),
+      this.activations,
+    );
+    for (const delivery of deliveries) this.deliver(run, delivery);
+    return run;
+  }
+
+  private readonly firstRunIds = new Map<string, string>();
+
+  private firstRunId(run: Run): string | undefined {
+    return this.firstRunIds.get(run.runId);
+  }
+
+  private rootOf(run: Run): Run {
+    return run.parent ? this.rootOf(run.parent.run) : run;
+  }
+
+  private workflowInfo(run: Run, firstRunId: string, continuedFrom: string | undefined, parent: { namespace: string; workflowId: string; runId: string } | undefined): WorkflowInfo {
+    const root = this.rootOf(run);
+    return {
+      workflowId: run.workflowId,
+      runId: run.runId,
+      workflowType: run.workflowType,
+      searchAttributes: {},
+      typedSearchAttributes: new TypedSearchAttributes(),
+      parent,
+      root: run.parent ? { workflowId: root.workflowId, runId: root.runId } : undefined,
+      taskQueue: run.taskQueue,
+      namespace: this.namespace,
+      firstExecutionRunId: firstRunId,
+      originalExecutionRunId: run.runId,
+      continuedFromExecutionRunId: continuedFrom,
+      startTime: new Date(run.startTime),
+      runStartTime: new Date(run.startTime),
+      taskTimeoutMs: 10_000,
+      attempt: 1,
+      historyLength: 0,
+      historySize: 0,
+      continueAsNewSuggested: false,
+      targetWorkerDeploymentVersionChanged: false,
+      suggestedContinueAsNewReasons: undefined,
+      currentBuildId: '',
+      unsafe: { now: () => this.clock.now(), isReplaying: false, isReplayingHistoryEvents: false, random: createUnsafeRandomSource(Math.random) },
+      priority: undefined,
+    };
+  }
+
+  private openRun(workflowId: string): Run {
+    const run = this.latest.get(workflowId);
+    if (run === undefined) throw new WorkflowNotFoundError(workflowId);
+    if (!run.open) throw new WorkflowClosedError(workflowId);
+    return run;
+  }
+
+  private signalDelivery(run: Run, signalName: string, args: unknown[]): Delivery {
+    const input = toPayloads(defaultPayloadConverter, ...args) ?? [];
+    return {
+      job: { signalWorkflow: { signalName, input, identity: ENGINE_IDENTITY, headers: {} } },
+      record: () =>
+        run.history.add(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED, this.clock.now(), {
+          workflowExecutionSignaledEventAttributes: { signalName, input: { payloads: input }, identity: ENGINE_IDENTITY, header: {} },
+        }),
+    };
+  }
+
+  /** Queues a job for the run's next workflow task. */
+  private deliver(run: Run, delivery: Delivery): void {
+    if (!run.open || this.stopped) return;
+    run.inbox.push(delivery);
+    if (run.drainScheduled) return;
+    run.drainScheduled = true;
+    this.track(
+      run.exclusive(() => this.drain(run)),
+      this.activations,
+    );
+  }
+
+  // ---------------------------------------------------------------- workflow tasks
+
+  private async drain(run: Run): Promise<void> {
+    run.drainScheduled = false;
+    while (run.inbox.length > 0 && run.open && !run.taskFailure && run.workflow) {
+      const deliveries = run.inbox.splice(0);
+      for (const delivery of deliveries) delivery.record?.();
+      const now = this.clock.now();
+      const task = run.history.workflowTaskStarted(now, run.taskQueue);
+      const commands: Command[] = [];
+      let jobs = deliveries.map((d) => (typeof d.job === 'function' ? d.job() : d.job));
+      // One workflow task may take several activations: Core resolves some commands on its own
+      // (an activity cancelled with TRY_CANCEL) and activates again before answering the server.
+      while (jobs.length > 0) {
+        const activation = buildActivation(run.runId, now, task.startedEventId, [...run.flags], jobs);
+        const completion = await run.workflow.activate(activation);
+        await this.forwardSinkCalls(run);
+        if (completion.failed || !completion.successful) {
+          this.failTask(run, completion.failed?.failure ?? { message: 'activation returned no completion' });
+          return;
+        }
+        for (const flag of completion.successful.usedInternalFlags ?? []) run.flags.add(flag);
+        const produced = completion.successful.commands ?? [];
+        jobs = this.resolveLocally(run, produced, commands);
+        commands.push(...produced);
+      }
+      const unsupported = commands.find((c) => !this.isSupported(c));
+      if (unsupported) {
+        this.failTask(run, { message: `the embedded engine does not support the command ${Object.keys(unsupported).filter((k) => k !== 'userMetadata').join(', ')}` });
+        return;
+      }
+      const completedEventId = run.history.workflowTaskCompleted(now, task, [...run.flags]);
+      for (const command of commands) {
+        if (!run.open) break;
+        this.apply(run, command, completedEventId);
+      }
+    }
+  }
+
+  /**
+   * Jobs Core would produce itself in the same workflow task: activities cancelled with TRY_CANCEL
+   * or ABANDON resolve at once. An activity scheduled and cancelled in the same task never reaches
+   * the server: both commands are dropped.
+   */
+  private resolveLocally(run: Run, produced: Command[], earlier: Command[]): Job[] {
+    const jobs: Job[] = [];
+    for (const command of produced) {
+      const cancel = command.requestCancelActivity;
+      if (!cancel) continue;
+      const seq = cancel.seq ?? 0;
+      const state = run.activities.get(seq);
+      const sameTask = [...earlier, ...produced].find((c) => c.scheduleActivity?.seq === seq);
+      if (sameTask?.scheduleActivity) {
+        const ref: ActivityRef = { activityId: sameTask.scheduleActivity.activityId || String(seq), activityType: sameTask.scheduleActivity.activityType ?? '', scheduledEventId: 0, startedEventId: 0 };
+        sameTask.scheduleActivity = undefined;
+        command.requestCancelActivity = undefined;
+        jobs.push({ resolveActivity: { seq, result: { cancelled: { failure: activityCancelledFailure(ref) } } } });
+        continue;
+      }
+      if (state === undefined || state.done) continue;
+      if (state.command.cancellationType !== coresdk.workflow_commands.ActivityCancellationType.WAIT_CANCELLATION_COMPLETED) {
+        jobs.push({ resolveActivity: { seq, result: { cancelled: { failure: activityCancelledFailure(state.ref) } } } });
+      }
+    }
+    return jobs;
+  }
+
+  private isSupported(command: Command): boolean {
+    return Boolean(
+      command.startTimer ||
+        command.cancelTimer ||
+        command.scheduleActivity ||
+        command.requestCancelActivity ||
+        command.completeWorkflowExecution ||
+        command.failWorkflowExecution ||
+        command.cancelWorkflowExecution ||
+        command.continueAsNewWorkflowExecution ||
+        command.setPatchMarker ||
+        command.upsertWorkflowSearchAttributes ||
+        command.startChildWorkflowExecution ||
+        // Emptied by resolveLocally: a schedule-and-cancel pair that never reaches the server.
+        Object.values(command).every((v) => v == null),
+    );
+  }
+
+  private apply(run: Run, command: Command, completedEventId: number): void {
+    const now = this.clock.now();
+    const h = run.history;
+    if (command.startTimer) {
+      const seq = command.startTimer.seq ?? 0;
+      const timerId = String(seq);
+      const startToFireTimeout = command.startTimer.startToFireTimeout;
+      const startedEventId = h.add(EventType.EVENT_TYPE_TIMER_STARTED, now, {
+        timerStartedEventAttributes: { timerId, startToFireTimeout, workflowTaskCompletedEventId: completedEventId },
+      });
+      const timer = this.clock.schedule(now + (optionalTsToMs(startToFireTimeout) ?? 0), () => {
+        run.timers.delete(seq);
+        this.deliver(run, {
+          job: { fireTimer: { seq } },
+          record: () => h.add(EventType.EVENT_TYPE_TIMER_FIRED, this.clock.now(), { timerFiredEventAttributes: { timerId, startedEventId } }),
+        });
+      });
+      run.timers.set(seq, { timer, startedEventId });
+    } else if (command.cancelTimer) {
+      const seq = command.cancelTimer.seq ?? 0;
+      const state = run.timers.get(seq);
+      if (state === undefined) return;
+      this.clock.cancel(state.timer);
+      run.timers.delete(seq);
+      h.add(EventType.EVENT_TYPE_TIMER_CANCELED, now, {
+        timerCanceledEventAttributes: { timerId: String(seq), startedEventId: state.startedEventId, workflowTaskCompletedEventId: completedEventId, identity: ENGINE_IDENTITY },
+      });
+    } else if (command.scheduleActivity) {
+      this.scheduleActivity(run, command.scheduleActivity, completedEventId);
+    } else if (command.requestCancelActivity) {
+      this.cancelActivity(run, command.requestCancelActivity.seq ?? 0, completedEventId);
+    } else if (command.setPatchMarker) {
+      const { patchId, deprecated } = command.setPatchMarker;
+      h.add(EventType.EVENT_TYPE_MARKER_RECORDED, now, {
+        markerRecordedEventAttributes: {
+          markerName: 'core_patch',
+          details: { patch_data: { payloads: [defaultPayloadConverter.toPayload({ id: patchId, deprecated: Boolean(deprecated) })] } },
+          workflowTaskCompletedEventId: completedEventId,
+        },
+      });
+    } else if (command.upsertWorkflowSearchAttributes) {
+      const fields = command.upsertWorkflowSearchAttributes.searchAttributes?.indexedFields ?? {};
+      Object.assign(run.searchAttributes, fields);
+      h.add(EventType.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES, now, {
+        upsertWorkflowSearchAttributesEventAttributes: { workflowTaskCompletedEventId: completedEventId, searchAttributes: { indexedFields: fields } },
+      });
+    } else if (command.startChildWorkflowExecution) {
+      this.startChild(run, command.startChildWorkflowExecution, completedEventId);
+    } else if (command.completeWorkflowExecution) {
+      const result = command.completeWorkflowExecution.result;
+      h.add(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED, now, {
+        workflowExecutionCompletedEventAttributes: { result: result ? { payloads: [result] } : undefined, workflowTaskCompletedEventId: completedEventId },
+      });
+      this.closeRun(run, { status: 'COMPLETED', result });
+    } else if (command.failWorkflowExecution) {
+      const failure = command.failWorkflowExecution.failure ?? { message: 'workflow failed' };
+      h.add(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED, now, {
+        workflowExecutionFailedEventAttributes: {
+          failure,
+          retryState: retryState('RETRY_POLICY_NOT_SET'),
+          workflowTaskCompletedEventId: completedEventId,
+        },
+      });
+      this.closeRun(run, { status: 'FAILED', failure });
+    } else if (command.cancelWorkflowExecution) {
+      h.add(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED, now, {
+        workflowExecutionCanceledEventAttributes: { workflowTaskCompletedEventId: completedEventId },
+      });
+      this.closeRun(run, { status: 'CANCELLED' });
+    } else if (command.continueAsNewWorkflowExecution) {
+      this.continueAsNew(run, command.continueAsNewWorkflowExecution, completedEventId);
+    }
+  }
+
+  // ---------------------------------------------------------------- activities
+
+  private scheduleActivity(run: Run, command: coresdk.workflow_commands.IScheduleActivity, completedEventId: number): void {
+    const now = this.clock.now();
+    const seq = command.seq ?? 0;
+    const activityId = command.activityId || String(seq);
+    const scheduledEventId = run.history.add(EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED, now, {
+      activityTaskScheduledEventAttributes: {
+        activityId,
+        activityType: { name: command.activityType },
+        taskQueue: { name: command.taskQueue || run.taskQueue },
+        header: { fields: command.headers ?? {} },
+        input: { payloads: command.arguments ?? [] },
+        scheduleToCloseTimeout: command.scheduleToCloseTimeout,
+        scheduleToStartTimeout: command.scheduleToStartTimeout,
+        startToCloseTimeout: command.startToCloseTimeout,
+        heartbeatTimeout: command.heartbeatTimeout,
+        workflowTaskCompletedEventId: completedEventId,
+        retryPolicy: command.retryPolicy,
+      },
+    });
+    const state: ActivityState = {
+      seq,
+      command,
+      ref: { activityId, activityType: command.activityType ?? '', scheduledEventId, startedEventId: 0 },
+      attempt: 1,
+      scheduledAt: now,
+      done: false,
+      cancelRequested: false,
+    };
+    run.activities.set(seq, state);
+    this.runAttempt(run, state);
+  }
+
+  private runAttempt(run: Run, state: ActivityState): void {
+    const now = this.clock.now();
+    const { command } = state;
+    const startToCloseMs = optionalTsToMs(command.startToCloseTimeout) ?? optionalTsToMs(command.scheduleToCloseTimeout) ?? 0;
+    const scheduleToCloseMs = optionalTsToMs(command.scheduleToCloseTimeout);
+    const info: ActivityInfo = {
+      taskToken: Buffer.from(`${run.runId}/${state.seq}/${state.attempt}`),
+      base64TaskToken: Buffer.from(`${run.runId}/${state.seq}/${state.attempt}`).toString('base64'),
+      activityId: state.ref.activityId,
+      activityType: state.ref.activityType,
+      activityNamespace: this.namespace,
+      attempt: state.attempt,
+      isLocal: false,
+      workflowExecution: { workflowId: run.workflowId, runId: run.runId },
+      workflowNamespace: this.namespace,
+      workflowType: run.workflowType,
+      scheduledTimestampMs: state.scheduledAt,
+      scheduleToCloseTimeoutMs: scheduleToCloseMs ?? 0,
+      startToCloseTimeoutMs: startToCloseMs,
+      currentAttemptScheduledTimestampMs: now,
+      heartbeatTimeoutMs: optionalTsToMs(command.heartbeatTimeout),
+      heartbeatDetails: undefined,
+      taskQueue: command.taskQueue || run.taskQueue,
+      retryPolicy: command.retryPolicy ? decompileRetryPolicy(command.retryPolicy) : undefined,
+      namespace: this.namespace,
+      inWorkflow: true,
+    };
+    const handle = startAttempt(this.activityFns[state.ref.activityType], info, command.arguments ?? [], this.log);
+    state.attemptHandle = handle;
+    const attempt = state.attempt;
+    const settle = (result: AttemptResult): void => {
+      if (state.attemptHandle !== handle || state.attempt !== attempt) return;
+      if (state.timer) this.clock.cancel(state.timer);
+      state.timer = undefined;
+      state.attemptHandle = undefined;
+      this.onAttemptResult(run, state, result);
+    };
+    if (startToCloseMs > 0) {
+      state.timer = this.clock.schedule(now + startToCloseMs, () => {
+        state.timer = undefined;
+        handle.cancel('TIMED_OUT');
+        settle({ failed: { failure: startToCloseTimeoutFailure() } });
+      });
+    }
+    this.track(
+      handle.result.then(settle, (err: unknown) => settle({ failed: { failure: { message: String(err) } } })),
+      this.attempts,
+    );
+  }
+
+  private onAttemptResult(run: Run, state: ActivityState, result: AttemptResult): void {
+    if (state.done || !run.open) return;
+    const now = this.clock.now();
+    if ('failed' in result && !state.cancelRequested) {
+      const deadline = optionalTsToMs(state.command.scheduleToCloseTimeout);
+      const decision = decideRetry(state.command.retryPolicy, result.failed.failure, state.attempt, now, deadline ? state.scheduledAt + deadline : undefined);
+      if (decision.retry) {
+        // Between attempts the server writes nothing: only the last attempt shows in history.
+        state.attempt += 1;
+        state.timer = this.clock.schedule(now + decision.delayMs, () => {
+          state.timer = undefined;
+          if (!state.done && run.open) this.runAttempt(run, state);
+        });
+        return;
+      }
+      this.finishActivity(run, state, result, decision.retryState);
+      return;
+    }
+    this.finishActivity(run, state, result, 'RETRY_POLICY_NOT_SET');
+  }
+
+  private finishActivity(run: Run, state: ActivityState, result: AttemptResult, rs: RetryStateName): void {
+    state.done = true;
+    run.activities.delete(state.seq);
+    const h = run.history;
+    const { seq, ref } = state;
+    this.deliver(run, {
+      job: () => ({ resolveActivity: { seq, result: this.activityResolution(state, result, rs) } }),
+      record: () => {
+        const now = this.clock.now();
+        ref.startedEventId = h.add(EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED, now, {
+          activityTaskStartedEventAttributes: { scheduledEventId: ref.scheduledEventId, identity: ENGINE_IDENTITY, requestId: randomUUID(), attempt: state.attempt },
+        });
+        const ids = { scheduledEventId: ref.scheduledEventId, startedEventId: ref.startedEventId };
+        if ('completed' in result) {
+          const payload = result.completed.result;
+          h.add(EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED, now, {
+            activityTaskCompletedEventAttributes: { ...ids, result: payload ? { payloads: [payload] } : undefined, identity: ENGINE_IDENTITY },
+          });
+        } else if ('cancelled' in result) {
+          h.add(EventType.EVENT_TYPE_ACTIVITY_TASK_CANCELED, now, {
+            activityTaskCanceledEventAttributes: { ...ids, latestCancelRequestedEventId: state.cancelRequestedEventId, identity: ENGINE_IDENTITY },
+          });
+        } else if (result.failed.failure.timeoutFailureInfo) {
+          h.add(EventType.EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT, now, {
+            activityTaskTimedOutEventAttributes: { ...ids, failure: result.failed.failure, retryState: retryState(rs) },
+          });
+        } else {
+          h.add(EventType.EVENT_TYPE_ACTIVITY_TASK_FAILED, now, {
+            activityTaskFailedEventAttributes: { ...ids, failure: result.failed.failure, retryState: retryState(rs), identity: ENGINE_IDENTITY },
+          });
+        }
+      },
+    });
+  }
+
+  /** The activity's resolution as Core hands it to the workflow; ids are filled in at delivery. */
+  private activityResolution(state: ActivityState, result: AttemptResult, rs: RetryStateName): Loose<coresdk.activity_result.IActivityResolution> {
+    const ref = state.ref;
+    const resolution: Loose<coresdk.activity_result.IActivityResolution> = {};
+    if ('completed' in result) resolution.completed = { result: result.completed.result };
+    else if ('cancelled' in result) resolution.cancelled = { failure: activityCancelledFailure(ref) };
+    else resolution.failed = { failure: activityFailure(ref, result.failed.failure, rs) };
+    return resolution;
+  }
+
+  private cancelActivity(run: Run, seq: number, completedEventId: number): void {
+    const state = run.activities.get(seq);
+    if (state === undefined || state.done) return;
+    const type = state.command.cancellationType ?? 0;
+    const { ActivityCancellationType } = coresdk.workflow_commands;
+    if (type === ActivityCancellationType.ABANDON) {
+      // No event: the workflow stopped waiting; the attempt runs on and its result is dropped.
+      state.done = true;
+      run.activities.delete(seq);
+      return;
+    }
+    state.cancelRequestedEventId = run.history.add(EventType.EVENT_TYPE_ACTIVITY_TASK_CANCEL_REQUESTED, this.clock.now(), {
+      activityTaskCancelRequestedEventAttributes: { scheduledEventId: state.ref.scheduledEventId, workflowTaskCompletedEventId: completedEventId },
+    });
+    state.cancelRequested = true;
+    if (state.timer) this.clock.cancel(state.timer);
+    state.timer = undefined;
+    if (type === ActivityCancellationType.TRY_CANCEL) {
+      // Already resolved for the workflow (resolveLocally); tell the attempt and forget it.
+      state.done = true;
+      run.activities.delete(seq);
+      state.attemptHandle?.cancel('CANCELLED');
+      return;
+    }
+    // WAIT_CANCELLATION_COMPLETED: the workflow waits for the attempt to acknowledge.
+    if (state.attemptHandle) state.attemptHandle.cancel('CANCELLED');
+    else this.finishActivity(run, state, { cancelled: {} }, 'CANCEL_REQUESTED');
+  }
+
+  // ---------------------------------------------------------------- children and continue-as-new
+
+  private startChild(run: Run, command: coresdk.workflow_commands.IStartChildWorkflowExecution, completedEventId: number): void {
+    const now = this.clock.now();
+    const seq = command.seq ?? 0;
+    const workflowId = command.workflowId ?? '';
+    const workflowType = command.workflowType ?? '';
+    const h = run.history;
+    const initiatedEventId = h.add(EventType.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED, now, {
+      startChildWorkflowExecutionInitiatedEventAttributes: {
+        namespace: this.namespace,
+        workflowId,
+        workflowType: { name: workflowType },
+        taskQueue: { name: command.taskQueue || run.taskQueue },
+        input: { payloads: command.input ?? [] },
+        workflowTaskCompletedEventId: completedEventId,
+        parentClosePolicy: command.parentClosePolicy ?? undefined,
+        workflowIdReusePolicy: command.workflowIdReusePolicy ?? undefined,
+        header: { fields: command.headers ?? {} },
+        workflowTaskTimeout: msNumberToTs(10_000),
+      },
+    });
+    const existing = this.latest.get(workflowId);
+    if (existing?.open) {
+      this.deliver(run, {
+        job: {
+          resolveChildWorkflowExecutionStart: {
+            seq,
+            failed: { workflowId, workflowType, cause: coresdk.child_workflow.StartChildWorkflowExecutionFailedCause.START_CHILD_WORKFLOW_EXECUTION_FAILED_CAUSE_WORKFLOW_ALREADY_EXISTS },
+          },
+        },
+        record: () =>
+          h.add(EventType.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_FAILED, this.clock.now(), {
+            startChildWorkflowExecutionFailedEventAttributes: {
+              namespace: this.namespace,
+              workflowId,
+              workflowType: { name: workflowType },
+              cause: temporal.api.enums.v1.StartChildWorkflowExecutionFailedCause.START_CHILD_WORKFLOW_EXECUTION_FAILED_CAUSE_WORKFLOW_ALREADY_EXISTS,
+              initiatedEventId,
+              workflowTaskCompletedEventId: completedEventId,
+            },
+          }),
+      });
+      return;
+    }
+    const child: ChildState = {
+      seq,
+      ref: { namespace: this.namespace, workflowId, runId: '', workflowType, initiatedEventId, startedEventId: 0 },
+      parentClosePolicy: command.parentClosePolicy ?? 0,
+    };
+    run.children.set(seq, child);
+    const childRun = this.createRun(
+      { workflowId, workflowType, taskQueue: command.taskQueue || run.taskQueue, idReusePolicy: 'allow-duplicate' },
+      { args: command.input ?? [] },
+      undefined,
+      { run, seq },
+    );
+    child.ref.runId = childRun.runId;
+    this.deliver(run, {
+      job: { resolveChildWorkflowExecutionStart: { seq, succeeded: { runId: childRun.runId } } },
+      record: () => {
+        child.ref.startedEventId = h.add(EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_STARTED, this.clock.now(), {
+          childWorkflowExecutionStartedEventAttributes: {
+            namespace: this.namespace,
+            initiatedEventId,
+            workflowExecution: { workflowId, runId: childRun.runId },
+            workflowType: { name: workflowType },
+            header: {},
+          },
+        });
+      },
+    });
+  }
+
+  /** A child's chain of runs closed: resolve the parent's wait and write the parent's event. */
+  private childClosed(parent: Run, seq: number, outcome: Outcome): void {
+    const child = parent.children.get(seq);
+    if (child === undefined) return;
+    parent.children.delete(seq);
+    const ref = child.ref;
+    const h = parent.history;
+    const execution = { workflowId: ref.workflowId, runId: ref.runId };
+    const common = () => ({
+      namespace: this.namespace,
+      workflowExecution: execution,
+      workflowType: { name: ref.workflowType },
+      initiatedEventId: ref.initiatedEventId,
+      startedEventId: ref.startedEventId,
+    });
+    let result: Loose<coresdk.child_workflow.IChildWorkflowResult>;
+    let record: () => void;
+    if (outcome.status === 'COMPLETED') {
+      result = { completed: { result: outcome.result } };
+      record = () =>
+        h.add(EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_COMPLETED, this.clock.now(), {
+          childWorkflowExecutionCompletedEventAttributes: { ...common(), result: outcome.result ? { payloads: [outcome.result] } : undefined },
+        });
+    } else if (outcome.status === 'FAILED') {
+      result = { failed: { failure: childFailure(ref, 'Child Workflow execution failed', outcome.failure, 'RETRY_POLICY_NOT_SET') } };
+      record = () =>
+        h.add(EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_FAILED, this.clock.now(), {
+          childWorkflowExecutionFailedEventAttributes: { ...common(), failure: outcome.failure, retryState: retryState('RETRY_POLICY_NOT_SET') },
+        });
+    } else if (outcome.status === 'CANCELLED') {
+      result = { cancelled: { failure: childFailure(ref, 'Child Workflow execution cancelled', { message: 'cancelled', canceledFailureInfo: {} }, 'CANCEL_REQUESTED') } };
+      record = () => h.add(EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_CANCELED, this.clock.now(), { childWorkflowExecutionCanceledEventAttributes: common() });
+    } else {
+      result = { failed: { failure: childFailure(ref, 'Child Workflow execution terminated', { message: 'terminated', terminatedFailureInfo: {} }, 'NON_RETRYABLE_FAILURE') } };
+      record = () => h.add(EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_TERMINATED, this.clock.now(), { childWorkflowExecutionTerminatedEventAttributes: common() });
+    }
+    this.deliver(parent, { job: { resolveChildWorkflowExecution: { seq, result } }, record });
+  }
+
+  private continueAsNew(run: Run, command: coresdk.workflow_commands.IContinueAsNewWorkflowExecution, completedEventId: number): void {
+    const next = this.createRun(
+      { workflowId: run.workflowId, workflowType: command.workflowType || run.workflowType, taskQueue: command.taskQueue || run.taskQueue },
+      { from: run, args: command.arguments ?? [] },
+      undefined,
+      run.parent,
+    );
+    run.history.add(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW, this.clock.now(), {
+      workflowExecutionContinuedAsNewEventAttributes: {
+        newExecutionRunId: next.runId,
+        workflowType: { name: next.workflowType },
+        taskQueue: { name: next.taskQueue },
+        input: { payloads: command.arguments ?? [] },
+        workflowTaskTimeout: msNumberToTs(10_000),
+        workflowTaskCompletedEventId: completedEventId,
+        initiator: temporal.api.enums.v1.ContinueAsNewInitiator.CONTINUE_AS_NEW_INITIATOR_WORKFLOW,
+        header: {},
+      },
+    });
+    // The new run takes over as the parent's child.
+    const child = run.parent?.run.children.get(run.parent.seq);
+    if (child) child.ref.runId = child.ref.runId || next.runId;
+    this.closeRun(run, { status: 'CONTINUED_AS_NEW', next });
+  }
+
+  // ---------------------------------------------------------------- closing
+
+  private closeRun(run: Run, outcome: Outcome): void {
+    if (!run.open) return;
+    run.close(outcome, this.clock.now());
+    for (const { timer } of run.timers.values()) this.clock.cancel(timer);
+    run.timers.clear();
+    for (const activity of run.activities.values()) {
+      activity.done = true;
+      if (activity.timer) this.clock.cancel(activity.timer);
+      activity.attemptHandle?.cancel('CANCELLED');
+    }
+    run.activities.clear();
+    run.inbox.length = 0;
+    // Children outlive a parent only with the ABANDON policy (the server's default is TERMINATE).
+    if (outcome.status !== 'CONTINUED_AS_NEW') {
+      for (const child of run.children.values()) {
+        if (child.parentClosePolicy === coresdk.child_workflow.ParentClosePolicy.PARENT_CLOSE_POLICY_ABANDON) continue;
+        const childRun = this.latest.get(child.ref.workflowId);
+        if (childRun?.open) this.terminate(childRun, `parent ${run.workflowId} closed`);
+      }
+      run.children.clear();
+      if (run.parent) this.childClosed(run.parent.run, run.parent.seq, outcome);
+    }
+    if (!this.keepClosedHistory) run.history.events.length = 0;
+    this.track(
+      run.exclusive(() => this.disposeSandbox(run)),
+      this.activations,
+    );
+  }
+
+  private terminate(run: Run, reason: string): void {
+    run.history.add(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED, this.clock.now(), {
+      workflowExecutionTerminatedEventAttributes: { reason, identity: ENGINE_IDENTITY },
+    });
+    this.closeRun(run, { status: 'TERMINATED', reason });
+  }
+
+  private async disposeSandbox(run: Run): Promise<void> {
+    const workflow = run.workflow;
+    run.workflow = undefined;
+    await workflow?.dispose();
+  }
+
+  /**
+   * A plain Error thrown by workflow code, or a determinism problem: a real server would retry the
+   * task forever and the workflow would sit still. Say so loudly; result() rejects with it.
+   */
+  private failTask(run: Run, failure: Failure): void {
+    run.taskFailure = failure;
+    const error = failureToError(failure);
+    this.log.error(
+      { workflowId: run.workflowId, runId: run.runId, workflowType: run.workflowType, error: error.stack ?? error.message },
+      `workflow task failed: ${run.workflowType} ${run.workflowId} is stuck until its code is fixed (${error.message})`,
+    );
+    run.history.add(EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED, this.clock.now(), {
+      workflowTaskFailedEventAttributes: { failure, identity: ENGINE_IDENTITY },
+    });
+    run.wake();
+  }
+
+  private unwrap<T>(run: Run): T {
+    const outcome = run.outcome;
+    if (outcome?.status === 'COMPLETED') return (outcome.result ? defaultPayloadConverter.fromPayload(outcome.result) : undefined) as T;
+    if (outcome?.status === 'FAILED') throw failureToError(outcome.failure);
+    if (outcome?.status === 'CANCELLED') throw new CancelledFailure('Workflow cancelled');
+    throw new TerminatedFailure(outcome?.status === 'TERMINATED' ? outcome.reason : 'terminated');
+  }
+
+  // ---------------------------------------------------------------- plumbing
+
+  private async forwardSinkCalls(run: Run): Promise<void> {
+    const calls = await run.workflow?.getAndResetSinkCalls();
+    for (const call of calls ?? []) {
+      if (call.ifaceName !== '__temporal_logger' && call.ifaceName !== 'defaultWorkerLogger') continue;
+      const [message, attrs] = call.args as [string, Record<string, unknown> | undefined];
+      const fields = { ...attrs, workflowId: run.workflowId, runId: run.runId };
+      const level = call.fnName === 'error' || call.fnName === 'warn' || call.fnName === 'info' ? call.fnName : 'debug';
+      this.log[level](fields, message);
+    }
+  }
+
+  /** Keeps a handle on background work: settle() waits for it and a failure in it is never lost. */
+  private track(promise: Promise<unknown>, set: Set<Promise<unknown>>): void {
+    const tracked = promise.then(
+      () => undefined,
+      (err: unknown) => {
+        this.fatal ??= err;
+        this.log.error({ error: err instanceof Error ? err.stack : String(err) }, 'embedded engine internal error');
+      },
+    );
+    set.add(tracked);
+    void tracked.finally(() => set.delete(tracked));
+  }
+
+  private async settle(): Promise<void> {
+    for (;;) {
+      if (this.fatal) throw this.fatal;
+      if (this.activations.size > 0) {
+        await Promise.all(this.activations);
+        continue;
+      }
+      if (this.attempts.size === 0) return;
+      let timer: NodeJS.Timeout | undefined;
+      const hung = new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(true), this.hungActivityAfterMs);
+      });
+      const moved = await Promise.race([Promise.race(this.attempts).then(() => false), hung]);
+      clearTimeout(timer);
+      if (moved) return;
+    }
+  }
+
+  private virtualClock(): VirtualClock {
+    if (!(this.clock instanceof VirtualClock)) throw new TypeError('advance() needs the virtual clock');
+    return this.clock;
+  }
+
+  private assertRunning(): void {
+    if (this.stopped) throw new Error('the embedded engine is shut down');
+  }
+}

@@ -1,0 +1,39 @@
+// The workflow sandbox: the same webpack bundle and the same reusable V8 context that a real
+// @temporalio/worker Worker runs workflows in, driven directly (see
+// ../../../shared/notes/temporal-without-a-server.md for the measured facts this relies on).
+import vm from 'node:vm';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { parseWorkflowCode } from '@temporalio/worker/lib/worker';
+import { ReusableVMWorkflowCreator } from '@temporalio/worker/lib/workflow/reusable-vm';
+
+export type WorkflowBundle = WorkflowBundleWithSourceMap;
+
+const bundles = new Map<string, Promise<WorkflowBundle>>();
+const silent = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+
+/** Bundles a workflows module once per process (webpack takes about a second). */
+export function bundleWorkflows(workflowsPath: string): Promise<WorkflowBundle> {
+  let bundle = bundles.get(workflowsPath);
+  if (bundle === undefined) {
+    bundle = bundleWorkflowCode({ workflowsPath, logger: silent });
+    bundles.set(workflowsPath, bundle);
+    // A failed bundle must not be cached: the next caller gets the error afresh.
+    void bundle.catch(() => bundles.delete(workflowsPath));
+  }
+  return bundle;
+}
+
+// A runaway workflow (an endless synchronous loop) is cut off like a real Worker does it.
+const ISOLATE_EXECUTION_TIMEOUT_MS = 5_000;
+
+/**
+ * One reusable V8 context for a whole bundle. The SDK's own `create()` also installs promise hooks
+ * that keep a stack trace for every promise a workflow makes (what `__stack_trace` queries read);
+ * they cost memory per open workflow, so the engine leaves them off.
+ */
+export function createWorkflowCreator(bundle: WorkflowBundle, activityNames: Iterable<string>): ReusableVMWorkflowCreator {
+  const parsed = parseWorkflowCode(bundle.code);
+  const script = new vm.Script(parsed.code, { filename: parsed.filename });
+  return new ReusableVMWorkflowCreator(script, parsed, ISOLATE_EXECUTION_TIMEOUT_MS, new Set(activityNames));
+}
