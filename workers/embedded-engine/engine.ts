@@ -197,6 +197,22 @@ class Run {
   }
 }
 
+/**
+ * A timer started and cancelled in the same workflow task never reaches the server: Core drops
+ * both commands, so the history must not show them either.
+ */
+function dropCancelledTimers(commands: Command[]): void {
+  for (const command of commands) {
+    const seq = command.cancelTimer?.seq;
+    if (seq == null) continue;
+    const started = commands.find((c) => c.startTimer?.seq === seq);
+    if (started) {
+      started.startTimer = undefined;
+      command.cancelTimer = undefined;
+    }
+  }
+}
+
 export class EmbeddedEngine {
   readonly clock: Clock;
   readonly namespace: string;
@@ -385,7 +401,8 @@ export class EmbeddedEngine {
     for (const run of this.runs.values()) {
       for (const activity of run.activities.values()) activity.attemptHandle?.cancel('CANCELLED');
     }
-    await Promise.allSettled([...this.activations, ...this.attempts]);
+    // Attempts are told to stop but not waited for: an activity may ignore cancellation.
+    await Promise.allSettled([...this.activations]);
     for (const run of this.runs.values()) await this.disposeSandbox(run);
     await this.creator.destroy();
   }
@@ -567,6 +584,7 @@ export class EmbeddedEngine {
         jobs = this.resolveLocally(run, produced, commands);
         commands.push(...produced);
       }
+      dropCancelledTimers(commands);
       const unsupported = commands.find((c) => !this.isSupported(c));
       if (unsupported) {
         this.failTask(run, { message: `the embedded engine does not support the command ${Object.keys(unsupported).filter((k) => k !== 'userMetadata').join(', ')}` });
