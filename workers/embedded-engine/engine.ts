@@ -680,7 +680,11 @@ export class EmbeddedEngine {
       h.add(EventType.EVENT_TYPE_MARKER_RECORDED, now, {
         markerRecordedEventAttributes: {
           markerName: 'core_patch',
-          details: { patch_data: { payloads: [defaultPayloadConverter.toPayload({ id: patchId, deprecated: Boolean(deprecated) })] } },
+          // Core's original marker encoding, which every Core since reads (newer ones try JSON first).
+          details: {
+            patch_id: { payloads: [{ metadata: {}, data: new TextEncoder().encode(patchId ?? '') }] },
+            deprecated: { payloads: [{ metadata: {}, data: Uint8Array.of(deprecated ? 1 : 0) }] },
+          },
           workflowTaskCompletedEventId: completedEventId,
         },
       });

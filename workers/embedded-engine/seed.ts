@@ -1,5 +1,6 @@
 // The randomness seed Core derives for a run, so Math.random() and uuid4() in workflow code draw
-// the same values live and on replay: SipHash-1-3 (keys 0, 0) of the run's original run id.
+// the same values live and on replay: SipHash-1-3 (keys 0, 0) of the run's original run id, fed
+// as Rust's `str::hash` feeds it (the UTF-8 bytes, then one 0xff byte).
 const MASK = (1n << 64n) - 1n;
 const rotl = (x: bigint, b: bigint): bigint => ((x << b) | (x >> (64n - b))) & MASK;
 
@@ -36,7 +37,11 @@ function sipHash13(bytes: Uint8Array): bigint {
 
 /** The seed as the decimal string protobuf accepts for a uint64. */
 export function randomnessSeed(originalRunId: string): string {
-  return sipHash13(new TextEncoder().encode(originalRunId)).toString();
+  const utf8 = new TextEncoder().encode(originalRunId);
+  const bytes = new Uint8Array(utf8.length + 1);
+  bytes.set(utf8);
+  bytes[utf8.length] = 0xff;
+  return sipHash13(bytes).toString();
 }
 
 /** The seed's eight bytes, most significant first (what Long.toBytes() gives the SDK). */
