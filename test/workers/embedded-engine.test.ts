@@ -21,7 +21,7 @@ describe('embedded engine: workflow scenarios', function () {
   const flakyAttempts = new Map<string, number>();
   let declineUntil = Infinity;
 
-  const activities: FixtureActivities = {
+  const activities = {
     async record(label) {
       calls.push(`record ${label}`);
       return label;
@@ -43,7 +43,7 @@ describe('embedded engine: workflow scenarios', function () {
     async cleanup(label) {
       calls.push(`cleanup ${label}`);
     },
-  };
+  } satisfies FixtureActivities;
 
   before(async function () {
     env = await createWorkflowEnv({ workflowsPath, activities, engine: { hungActivityAfterMs: 50 } });
