@@ -12,7 +12,7 @@ import { createUnsafeRandomSource } from '@temporalio/workflow/lib/random-helper
 import type { ActivityFunction, SearchAttributePair } from '@temporalio/common';
 import { encodeUnifiedSearchAttributes } from '@temporalio/common/lib/converter/payload-search-attributes';
 import { toPayloads } from '@temporalio/common/lib/converter/payload-converter';
-import { msNumberToTs, optionalTsToMs, msToTs } from '@temporalio/common/lib/time';
+import { msNumberToTs, optionalTsToMs } from '@temporalio/common/lib/time';
 import { coresdk, temporal } from '@temporalio/proto';
 import type { Workflow } from '@temporalio/worker/lib/workflow/interface';
 import type { ReusableVMWorkflowCreator } from '@temporalio/worker/lib/workflow/reusable-vm';
@@ -71,6 +71,11 @@ export interface EngineOptions {
    * taken as hung and time may move on (to its start-to-close timeout, for instance).
    */
   hungActivityAfterMs?: number;
+  /**
+   * Cut off a workflow stuck in a synchronous loop after this long, as a real Worker does (5 s
+   * there). Off by default: it costs a watchdog thread per call into the sandbox.
+   */
+  isolateExecutionTimeoutMs?: number;
   /** Keep the history of closed runs (for export and replay). Default: on with a virtual clock. */
   keepClosedHistory?: boolean;
 }
@@ -248,7 +253,7 @@ export class EmbeddedEngine {
       if (options.workflowsPath === undefined) throw new TypeError('EmbeddedEngine needs workflowsPath or workflowBundle');
       bundle = await bundleWorkflows(options.workflowsPath);
     }
-    const creator = createWorkflowCreator(bundle, Object.keys(options.activities));
+    const creator = createWorkflowCreator(bundle, Object.keys(options.activities), options.isolateExecutionTimeoutMs);
     return new EmbeddedEngine(creator, bundle, options.activities, options);
   }
 

@@ -24,16 +24,21 @@ export function bundleWorkflows(workflowsPath: string): Promise<WorkflowBundle> 
   return bundle;
 }
 
-// A runaway workflow (an endless synchronous loop) is cut off like a real Worker does it.
-const ISOLATE_EXECUTION_TIMEOUT_MS = 5_000;
-
 /**
  * One reusable V8 context for a whole bundle. The SDK's own `create()` also installs promise hooks
  * that keep a stack trace for every promise a workflow makes (what `__stack_trace` queries read);
  * they cost memory per open workflow, so the engine leaves them off.
+ *
+ * With a timeout, Node starts a watchdog thread for every call into the sandbox (the real Worker
+ * pays that inside its worker threads); it halves the engine's throughput, so it is optional.
  */
-export function createWorkflowCreator(bundle: WorkflowBundle, activityNames: Iterable<string>): ReusableVMWorkflowCreator {
+export function createWorkflowCreator(
+  bundle: WorkflowBundle,
+  activityNames: Iterable<string>,
+  isolateExecutionTimeoutMs?: number,
+): ReusableVMWorkflowCreator {
   const parsed = parseWorkflowCode(bundle.code);
   const script = new vm.Script(parsed.code, { filename: parsed.filename });
-  return new ReusableVMWorkflowCreator(script, parsed, ISOLATE_EXECUTION_TIMEOUT_MS, new Set(activityNames));
+  // The SDK types the timeout as a number, but Node takes an absent one as "no watchdog".
+  return new ReusableVMWorkflowCreator(script, parsed, isolateExecutionTimeoutMs as number, new Set(activityNames));
 }

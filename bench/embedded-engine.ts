@@ -1,0 +1,58 @@
+// Embedded engine throughput and memory, on a checkout-lifetime-shaped workflow (a timer raced
+// against a signal, then one activity). Targets on a 2-core machine: at least 500 workflows
+// started and completed per second, at most 64 kB of heap per open workflow with 10,000 open.
+import path from 'node:path';
+import { EmbeddedEngine } from '../workers/embedded-engine/engine';
+
+const workflowsPath = path.resolve(__dirname, '../test/fixtures/workflows/index.ts');
+const LIFETIME_MS = 30 * 60_000;
+
+function gc(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
+async function throughput(count: number): Promise<number> {
+  const engine = await EmbeddedEngine.create({ workflowsPath, activities: { record: async (label: string) => label }, clock: 'virtual', keepClosedHistory: false });
+  const started = performance.now();
+  for (let i = 0; i < count; i++) engine.start({ workflowType: 'checkoutLifetime', workflowId: `checkout/bench_${i}`, args: [`bench_${i}`, LIFETIME_MS] });
+  await engine.runUntilIdle();
+  // Half are paid by signal, half expire when their timer fires.
+  await Promise.all(Array.from({ length: count / 2 }, (_, i) => engine.signal(`checkout/bench_${i * 2}`, 'paid', [`pay_${i}`])));
+  await engine.advance(LIFETIME_MS);
+  const seconds = (performance.now() - started) / 1000;
+  if (engine.openWorkflowCount !== 0) throw new Error(`${engine.openWorkflowCount} workflows still open`);
+  await engine.shutdown();
+  return count / seconds;
+}
+
+async function heapPerOpenWorkflow(count: number): Promise<number> {
+  const engine = await EmbeddedEngine.create({ workflowsPath, activities: { record: async (label: string) => label }, clock: 'virtual' });
+  // One workflow first, so the shared sandbox and module caches are not counted per workflow.
+  engine.start({ workflowType: 'checkoutLifetime', workflowId: 'checkout/warm', args: ['warm', LIFETIME_MS] });
+  await engine.runUntilIdle();
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  for (let i = 0; i < count; i++) engine.start({ workflowType: 'checkoutLifetime', workflowId: `checkout/open_${i}`, args: [`open_${i}`, LIFETIME_MS] });
+  await engine.runUntilIdle();
+  gc();
+  const after = process.memoryUsage().heapUsed;
+  if (engine.openWorkflowCount !== count + 1) throw new Error(`expected ${count + 1} open workflows, found ${engine.openWorkflowCount}`);
+  await engine.shutdown();
+  return (after - before) / count;
+}
+
+export async function runEmbeddedEngineBench(): Promise<void> {
+  await throughput(200); // warm-up: bundling and JIT
+  const perSecond = await throughput(2_000);
+  const perWorkflow = await heapPerOpenWorkflow(10_000);
+  const gcNote = (globalThis as { gc?: unknown }).gc ? '' : ' (run node with --expose-gc for a steadier figure)';
+  console.log(`embedded engine: ${perSecond.toFixed(0)} checkout-shaped workflows started and completed per second (target >= 500)`);
+  console.log(`embedded engine: ${(perWorkflow / 1024).toFixed(1)} kB of heap per open workflow with 10,000 open (target <= 64 kB)${gcNote}`);
+}
+
+if (require.main === module) {
+  runEmbeddedEngineBench().catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
