@@ -297,8 +297,12 @@ export class EmbeddedEngine {
     return run.exclusive(async () => {
       if (run.workflow === undefined) throw new WorkflowQueryFailedError(workflowId, queryType, `workflow ${workflowId} is closed; the embedded engine answers queries on open workflows only`);
       const queryId = randomUUID();
-      const completion = await run.workflow.activate(buildQueryActivation(run.runId, queryId, queryType, toPayloads(defaultPayloadConverter, ...args) ?? []));
-      await this.forwardSinkCalls(run);
+      const workflow = run.workflow;
+      const completion = await this.inSandbox(async () => {
+        const done = await workflow.activate(buildQueryActivation(run.runId, queryId, queryType, toPayloads(defaultPayloadConverter, ...args) ?? []));
+        await this.forwardSinkCalls(run);
+        return done;
+      });
       const answer = completion.successful?.commands?.find((c) => c.respondToQuery?.queryId === queryId)?.respondToQuery;
       if (answer?.succeeded) return defaultPayloadConverter.fromPayload<T>(answer.succeeded.response ?? {});
       const message = answer?.failed?.message ?? completion.failed?.failure?.message ?? 'no answer';
@@ -578,8 +582,12 @@ export class EmbeddedEngine {
       // (an activity cancelled with TRY_CANCEL) and activates again before answering the server.
       while (jobs.length > 0) {
         const activation = buildActivation(run.runId, now, task.startedEventId, [...run.flags], jobs);
-        const completion = await run.workflow.activate(activation);
-        await this.forwardSinkCalls(run);
+        const workflow = run.workflow;
+        const completion = await this.inSandbox(async () => {
+          const done = await workflow.activate(activation);
+          await this.forwardSinkCalls(run);
+          return done;
+        });
         if (completion.failed || !completion.successful) {
           this.failTask(run, completion.failed?.failure ?? { message: 'activation returned no completion' });
           return;
@@ -1114,6 +1122,20 @@ export class EmbeddedEngine {
   }
 
   // ---------------------------------------------------------------- plumbing
+
+  /**
+   * One activation at a time across all runs. Every switch between workflows makes the reusable
+   * sandbox swap its globals, and interleaved activations switch twice as often.
+   */
+  private sandboxTail: Promise<unknown> = Promise.resolve();
+  private inSandbox<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.sandboxTail.then(fn);
+    this.sandboxTail = next.then(
+      () => undefined,
+      () => undefined,
+    );
+    return next;
+  }
 
   private async forwardSinkCalls(run: Run): Promise<void> {
     const calls = await run.workflow?.getAndResetSinkCalls();
