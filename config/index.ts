@@ -8,6 +8,8 @@ export interface Config {
   host: string;
   /** What {base_url} and {checkout_url} become. */
   publicBaseUrl: string;
+  /** False when publicBaseUrl is only derived from HOST and PORT (then it follows the bound port). */
+  publicBaseUrlSet: boolean;
   /** {docs_url}: the page explaining every error reason. */
   docsUrl: string;
   databaseUrl: string | undefined;
@@ -33,6 +35,13 @@ function integer(env: Env, name: string, fallback: number): number {
   return Number(raw);
 }
 
+/** The configuration once the server is bound: with PORT=0 the base URL names the real port. */
+export function withBoundPort(config: Config, port: number): Config {
+  if (config.publicBaseUrlSet || port === config.port) return config;
+  const publicBaseUrl = `http://${config.host}:${port}`;
+  return { ...config, port, publicBaseUrl, docsUrl: `${publicBaseUrl}/docs/errors` };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000);
   const host = env.HOST || '127.0.0.1';
@@ -45,6 +54,7 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     host,
     publicBaseUrl,
+    publicBaseUrlSet: !!env.PUBLIC_BASE_URL,
     docsUrl: `${publicBaseUrl}/docs/errors`,
     databaseUrl: env.DATABASE_URL || undefined,
     temporalAddress: env.TEMPORAL_ADDRESS || undefined,

@@ -1,47 +1,40 @@
 // Boot-time restart: the embedded engine keeps nothing across restarts, so on boot the resumers
 // read every non-final object from Postgres and restart its workflow. A fixture table in a real
-// PostgreSQL stands in for the business tables.
+// PostgreSQL (a fresh test database) stands in for the business tables.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { workflowIdFor } from '../../orchestration/ids';
 import type { WorkflowStart } from '../../orchestration/port';
 import { startOrchestration } from '../../workers/orchestration';
 import type { Orchestration, Resumer } from '../../workers/orchestration';
 import { silentLog } from '../../workers/embedded-engine/log';
+import { freshDatabase, type TestDatabase } from '../support/database';
 
 const workflowsPath = path.resolve(__dirname, '../fixtures/workflows/index.ts');
-const ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 const MINUTE = 60_000;
 
 describe('orchestration: boot-time restart from database state', function () {
-  const database = `kasi_engine_test_${randomBytes(6).toString('hex')}`;
+  let database: TestDatabase;
   let db: Client;
   let orchestration: Orchestration | undefined;
 
   before(async function () {
-    const admin = new Client({ connectionString: ADMIN_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${database}`);
-    await admin.end();
-    db = new Client({ connectionString: `postgres://postgres@127.0.0.1:5432/${database}` });
+    database = await freshDatabase();
+    db = new Client({ connectionString: database.url });
     await db.connect();
-    await db.query(`CREATE TABLE checkouts (id text PRIMARY KEY, status text NOT NULL, expires_at timestamptz NOT NULL)`);
+    await db.query(`CREATE TABLE fixture_checkouts (id text PRIMARY KEY, status text NOT NULL, expires_at timestamptz NOT NULL)`);
   });
 
   after(async function () {
     await orchestration?.stop();
     await db?.end();
-    const admin = new Client({ connectionString: ADMIN_URL });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-    await admin.end();
+    await database?.drop();
   });
 
   /** Every open checkout's lifetime workflow, with the time it has left. */
   const openCheckouts: Resumer = async () => {
-    const { rows } = await db.query<{ id: string; expires_at: Date }>(`SELECT id, expires_at FROM checkouts WHERE status = 'open' ORDER BY id`);
+    const { rows } = await db.query<{ id: string; expires_at: Date }>(`SELECT id, expires_at FROM fixture_checkouts WHERE status = 'open' ORDER BY id`);
     const now = orchestration?.engine?.clock.now() ?? Date.UTC(2025, 0, 1);
     return rows.map((row): WorkflowStart => ({
       workflowType: 'checkoutLifetime',
@@ -56,7 +49,7 @@ describe('orchestration: boot-time restart from database state', function () {
     // A conditional UPDATE from the expected status: a repeated call changes nothing twice.
     async record(label: string) {
       const [id, status] = label.split(':');
-      await db.query(`UPDATE checkouts SET status = $2 WHERE id = $1 AND status = 'open'`, [id, status]);
+      await db.query(`UPDATE fixture_checkouts SET status = $2 WHERE id = $1 AND status = 'open'`, [id, status]);
       return label;
     },
   };
@@ -65,7 +58,7 @@ describe('orchestration: boot-time restart from database state', function () {
 
   it('restarts the workflow of every non-final object on boot, and the schedules carry on', async function () {
     const start = Date.UTC(2025, 0, 1);
-    await db.query(`INSERT INTO checkouts VALUES ('chk_a', 'open', $1), ('chk_b', 'paid', $1), ('chk_c', 'open', $2)`, [
+    await db.query(`INSERT INTO fixture_checkouts VALUES ('chk_a', 'open', $1), ('chk_b', 'paid', $1), ('chk_c', 'open', $2)`, [
       new Date(start + 30 * MINUTE),
       new Date(start + 10 * MINUTE),
     ]);
@@ -93,7 +86,7 @@ describe('orchestration: boot-time restart from database state', function () {
     const [only] = await openCheckouts();
     assert.equal(only?.workflowId, 'checkout/chk_a');
     await orchestration.engine!.advance(30 * MINUTE);
-    const { rows } = await db.query(`SELECT status FROM checkouts WHERE id = 'chk_a'`);
+    const { rows } = await db.query(`SELECT status FROM fixture_checkouts WHERE id = 'chk_a'`);
     assert.equal(rows[0]?.status, 'expired');
     await orchestration.stop();
     orchestration = await boot();
