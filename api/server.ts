@@ -33,7 +33,8 @@ export async function listen(
   const { port: bound } = server.address() as AddressInfo;
   const config = withBoundPort(deps.config, bound);
   const app = createApp({ ...deps, config });
-  server.on('request', app.koa.callback());
+  const handle = app.koa.callback();
+  server.on('request', (req, res) => void handle(req, res));
   return {
     app,
     server,

@@ -91,7 +91,7 @@ export const commands: Record<string, Command> = {
     const savedCards = option(input, 'saved-cards');
     if (savedCards !== undefined) changes.savedCards = oneOf(savedCards, ['on', 'off'], '--saved-cards') === 'on';
     const status = option(input, 'status');
-    if (status !== undefined) changes.status = oneOf(status, ['active', 'suspended'], '--status');
+    if (status !== undefined) changes.status = oneOf<'active' | 'suspended'>(status, ['active', 'suspended'], '--status');
     changes.plan = planOption(input);
     if (changes.savedCards === undefined && changes.status === undefined && changes.plan === undefined) {
       throw new UsageError('nothing to set: give --saved-cards, --plan or --status');

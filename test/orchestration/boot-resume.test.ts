@@ -71,7 +71,7 @@ describe('orchestration: boot-time restart from database state', function () {
     assert.deepEqual((await Promise.all((await openCheckouts()).map((s) => orchestration!.port.start(s)))).map((r) => r.started), [false, false]);
 
     await orchestration.engine!.advance(15 * MINUTE);
-    const afterChkC = await db.query(`SELECT id, status FROM checkouts ORDER BY id`);
+    const afterChkC = await db.query(`SELECT id, status FROM fixture_checkouts ORDER BY id`);
     assert.deepEqual(afterChkC.rows, [
       { id: 'chk_a', status: 'open' },
       { id: 'chk_b', status: 'paid' },

@@ -30,6 +30,7 @@ export interface RequestOptions {
 
 export interface TestApi {
   url: string;
+  databaseUrl: string;
   knex: Knex;
   clock: ManualClock;
   config: Config;
@@ -61,6 +62,7 @@ async function startOn(
   const server = await listen({ db: knex, config, log, clock, limiter }, 0);
   const api: TestApi = {
     url: server.url,
+    databaseUrl: url,
     knex,
     clock,
     config: server.config,

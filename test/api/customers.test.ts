@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { startApi, ik, type TestApi } from '../support/api';
+
+describe('customers', () => {
+  let api: TestApi;
+  let keys: Awaited<ReturnType<TestApi['merchant']>>['keys'];
+
+  before(async () => {
+    api = await startApi();
+    ({ keys } = await api.merchant({ activate: true }));
+  });
+  after(() => api.close());
+
+  const create = (body: unknown, key = keys.sk_test) => api.request('/v1/customers', { key, body, idempotencyKey: ik() });
+
+  it('creates a customer (201) with the phone in international form', async () => {
+    const res = await create({ email: 'nimal@example.com', name: 'Nimal Perera', phone: '077-123 4567', locale: 'si' });
+    assert.equal(res.status, 201);
+    assert.match(res.body.id, /^cus_[0-9a-z]{24}$/);
+    assert.deepEqual({ ...res.body, id: undefined, createdAt: undefined }, {
+      object: 'customer',
+      id: undefined,
+      mode: 'test',
+      email: 'nimal@example.com',
+      name: 'Nimal Perera',
+      phone: '+94771234567',
+      locale: 'si',
+      defaultCardId: null,
+      creditBalanceCents: 0,
+      createdAt: undefined,
+    });
+    const got = await api.request(`/v1/customers/${res.body.id}`, { key: keys.sk_test });
+    assert.deepEqual(got.body, res.body);
+  });
+
+  it('answers an existing email (any letter case) with that customer, new details filled in (200)', async () => {
+    const first = await create({ email: 'sita@example.com', name: 'Sita' });
+    const again = await create({ email: 'SITA@example.com', phone: '+94 71 555 0000' });
+    assert.equal(again.status, 200);
+    assert.equal(again.body.id, first.body.id);
+    assert.equal(again.body.name, 'Sita', 'details not sent stay');
+    assert.equal(again.body.phone, '+94715550000');
+    assert.equal(again.body.email, 'sita@example.com');
+    const live = await create({ email: 'sita@example.com' }, keys.sk_live);
+    assert.equal(live.status, 201, 'one customer per email per mode');
+  });
+
+  it('refuses a phone that is not a Sri Lankan mobile number', async () => {
+    for (const phone of ['12345', '011 234 5678', '+1 415 555 0100', '077123456']) {
+      const res = await create({ email: 'p@example.com', phone });
+      assert.equal(res.status, 400, phone);
+      assert.deepEqual(res.body.fields.map((f: { path: string }) => f.path), ['phone']);
+    }
+  });
+
+  it('refuses bad emails, names and locales', async () => {
+    const res = await create({ email: 'no-at-sign', name: '', locale: 'EN' });
+    assert.deepEqual(res.body.fields.map((f: { path: string }) => f.path).sort(), ['email', 'locale', 'name']);
+  });
+
+  it('answers 404 for an unknown customer', async () => {
+    const res = await api.request('/v1/customers/cus_000000000000000000000000', { key: keys.sk_test });
+    assert.equal(res.status, 404);
+    assert.equal(res.body.code, 'NOT_FOUND');
+  });
+});

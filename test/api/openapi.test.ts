@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import { startApi, type TestApi } from '../support/api';
+import { REASONS } from '../../domain/errors';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+
+describe('OpenAPI document and API reference', () => {
+  let api: TestApi;
+  let key: string;
+  let doc: any;
+
+  before(async () => {
+    api = await startApi();
+    key = (await api.merchant()).keys.sk_test;
+    doc = (await api.request('/v1/openapi.json')).body;
+  });
+  after(() => api.close());
+
+  it('is served without a key and is a valid OpenAPI 3.1 document', async () => {
+    assert.equal(doc.openapi, '3.1.0');
+    // The validator is an ES module.
+    const { Validator } = await import('@seriousme/openapi-schema-validator');
+    const validator = new Validator();
+    const result = await validator.validate(doc);
+    assert.equal(result.valid, true, JSON.stringify(result.errors, null, 1));
+    assert.equal(validator.version, '3.1');
+  });
+
+  it('is readable from any origin', async () => {
+    const res = await api.request('/v1/openapi.json', { headers: { origin: 'https://elsewhere.example' } });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('access-control-allow-origin'), '*');
+  });
+
+  it('describes every route the app mounts, with the schemas it validates with', () => {
+    const documented = new Set(Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops as object).map((m) => `${m.toUpperCase()} ${path}`)));
+    const mounted = api.server.app.routes.map((r) => `${r.method} ${r.path}`);
+    assert.deepEqual([...documented].sort(), [...mounted].sort());
+    for (const route of api.server.app.routes) {
+      const op = doc.paths[route.path][route.method.toLowerCase()];
+      assert.equal(op.operationId, route.operationId);
+      if (route.body) assert.ok(op.requestBody, route.operationId);
+      if (route.idempotent) assert.ok(op.parameters.some((p: { name: string; required: boolean }) => p.name === 'Idempotency-Key' && p.required));
+      for (const status of Object.keys(route.responses)) assert.ok(op.responses[status], `${route.operationId} ${status}`);
+      assert.deepEqual(op.security, route.auth === 'public' ? [] : [{ apiKey: [] }]);
+    }
+    const create = doc.paths['/v1/customers'].post;
+    assert.equal(create.requestBody.content['application/json'].schema.additionalProperties, false);
+    assert.deepEqual(create.requestBody.content['application/json'].schema.required, ['email']);
+    assert.equal(create.responses['201'].content['application/json'].schema.$ref, '#/components/schemas/Customer');
+    assert.ok(doc.components.schemas.Error.properties.reason.enum.includes('idempotency_key_reused'));
+    assert.ok(create.responses['409'].description.includes('idempotency_key_in_progress'));
+    assert.ok(doc.paths['/v1/customers'].get.parameters.some((p: { name: string; in: string }) => p.name === 'limit' && p.in === 'query'));
+  });
+
+  it('documents only paths that exist: each documented operation answers, never unknown_endpoint', async () => {
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const method of Object.keys(ops as object)) {
+        const concrete = path.replace('{id}', 'cus_000000000000000000000000');
+        const res = await api.request(concrete, { method: method.toUpperCase(), key, headers: { 'content-type': 'application/json' }, raw: method === 'get' ? undefined : '{}' });
+        assert.notEqual(res.body?.reason, 'unknown_endpoint', `${method} ${path}`);
+      }
+    }
+  });
+
+  it('answers match their documented schemas', async () => {
+    const ajv = new Ajv2020({ strict: false });
+    addFormats(ajv);
+    ajv.addSchema({ $id: 'doc', components: doc.components });
+    const schemaOf = (path: string, method: string, status: number) => {
+      const s = doc.paths[path][method].responses[status].content['application/json'].schema;
+      return JSON.parse(JSON.stringify(s).replace(/"#\/components/g, '"doc#/components'));
+    };
+    const check = (schema: object, body: unknown) => {
+      const validate = ajv.compile(schema);
+      assert.ok(validate(body), JSON.stringify(validate.errors));
+    };
+    const created = await api.request('/v1/customers', { key, body: { email: 'schema@example.com', phone: '0771234567' }, idempotencyKey: 'schema-check-1' });
+    check(schemaOf('/v1/customers', 'post', 201), created.body);
+    check(schemaOf('/v1/customers', 'get', 200), (await api.request('/v1/customers', { key })).body);
+    check(schemaOf('/v1/account', 'get', 200), (await api.request('/v1/account', { key })).body);
+    check(schemaOf('/v1/customers', 'post', 400), (await api.request('/v1/customers', { key, body: {}, idempotencyKey: 'schema-check-2' })).body);
+  });
+
+  it('serves an API reference page rendered from the document', async () => {
+    const res = await fetch(`${api.url}/docs/api`);
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /text\/html/);
+    const html = await res.text();
+    for (const route of api.server.app.routes) assert.ok(html.includes(`id="${route.operationId}"`), route.operationId);
+    assert.ok(html.includes('id="schema-Customer"'));
+  });
+
+  it('serves {docs_url}: a page explaining every code and reason, each at its docUrl anchor', async () => {
+    const res = await fetch(api.config.docsUrl);
+    assert.equal(res.status, 200);
+    const html = await res.text();
+    for (const reason of Object.keys(REASONS)) assert.ok(html.includes(`id="${reason}"`), reason);
+    for (const code of ['validation_failed', 'unauthenticated', 'forbidden', 'not_found', 'conflict', 'rate_limited', 'internal', 'not_supported', 'service_unavailable']) {
+      assert.ok(html.includes(`id="${code}"`), code);
+    }
+  });
+});

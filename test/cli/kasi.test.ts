@@ -1,0 +1,112 @@
+// The `kasi` CLI as a user runs it: bin/kasi in a child process, on the same database as a
+// running API server.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { startApi, type TestApi } from '../support/api';
+
+const run = promisify(execFile);
+const bin = path.resolve(__dirname, '../../bin/kasi');
+
+describe('kasi CLI', () => {
+  let api: TestApi;
+  let databaseUrl: string;
+
+  before(async () => {
+    api = await startApi();
+    databaseUrl = api.databaseUrl;
+  });
+  after(() => api.close());
+
+  async function kasi(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+    try {
+      const { stdout, stderr } = await run(bin, args, { env: { ...process.env, DATABASE_URL: databaseUrl } });
+      return { stdout, stderr, code: 0 };
+    } catch (err) {
+      const e = err as { stdout: string; stderr: string; code: number };
+      return { stdout: e.stdout, stderr: e.stderr, code: e.code };
+    }
+  }
+
+  async function json(...args: string[]): Promise<any> {
+    const res = await kasi(...args, '--json');
+    assert.equal(res.code, 0, res.stderr);
+    return JSON.parse(res.stdout);
+  }
+
+  it('merchant create --json gives the account id and six working keys; the account is not yet live', async () => {
+    const out = await json('merchant', 'create', '--name', 'Colombo Books');
+    assert.match(out.accountId, /^acct_[0-9a-z]{24}$/);
+    assert.deepEqual(Object.keys(out.keys).sort(), ['ak_live', 'ak_test', 'pk_live', 'pk_test', 'sk_live', 'sk_test']);
+    for (const [name, key] of Object.entries(out.keys)) assert.ok((key as string).startsWith(`${name}_`), name);
+    const account = await api.request('/v1/account', { key: out.keys.sk_test });
+    assert.equal(account.status, 200);
+    assert.equal(account.body.id, out.accountId);
+    assert.equal(account.body.name, 'Colombo Books');
+    assert.equal(account.body.livePaymentsOpen, false);
+    assert.equal((await api.request('/v1/account', { key: out.keys.pk_test })).status, 403);
+  });
+
+  it('merchant activate opens live payments; merchant set changes saved cards, plan and status', async () => {
+    const { accountId, keys } = await json('merchant', 'create', '--name', 'Galle Crafts');
+    const activated = await json('merchant', 'activate', accountId);
+    assert.equal(activated.object, 'account');
+    assert.equal(activated.id, accountId);
+    assert.equal(activated.status, 'active');
+    assert.equal(activated.livePaymentsOpen, true);
+    const set = await json('merchant', 'set', accountId, '--saved-cards', 'on', '--plan', 'growth');
+    assert.equal(set.savedCards, true);
+    assert.equal(set.plan, 'growth');
+    const suspended = await json('merchant', 'set', accountId, '--status', 'suspended');
+    assert.equal(suspended.status, 'suspended');
+    assert.equal(suspended.livePaymentsOpen, false);
+    const write = await api.request('/v1/customers', { key: keys.sk_live, body: { email: 'a@example.com' }, idempotencyKey: 'cli-suspended-1' });
+    assert.equal(write.body.reason, 'merchant_unavailable');
+    const back = await json('merchant', 'set', accountId, '--status', 'active');
+    assert.equal(back.livePaymentsOpen, true);
+    assert.equal(back.liveActivatedAt, activated.liveActivatedAt, 'the first activation time is kept');
+  });
+
+  it('key create makes a key of the given kind, mode and permissions; key revoke by key or id', async () => {
+    const { accountId } = await json('merchant', 'create', '--name', 'Kandy Spices');
+    const readOnly = await json('key', 'create', accountId, '--kind', 'secret', '--mode', 'test', '--permissions', 'billing:read,payments:read');
+    assert.match(readOnly.id, /^key_[0-9a-z]{24}$/);
+    assert.match(readOnly.key, /^sk_test_[0-9A-Za-z]{32}$/);
+    assert.equal((await api.request('/v1/customers', { key: readOnly.key })).status, 200);
+    const refused = await api.request('/v1/customers', { key: readOnly.key, body: { email: 'a@example.com' }, idempotencyKey: 'cli-perm-1' });
+    assert.equal(refused.body.reason, 'key_not_permitted');
+
+    const revoked = await json('key', 'revoke', readOnly.key);
+    assert.equal(revoked.id, readOnly.id);
+    assert.equal(revoked.kind, 'secret');
+    assert.ok(revoked.revokedAt);
+    assert.ok(!JSON.stringify(revoked).includes(readOnly.key), 'the record never shows the key');
+    assert.equal((await api.request('/v1/customers', { key: readOnly.key })).body.reason, 'unknown_api_key');
+
+    const agent = await json('key', 'create', accountId, '--kind', 'agent', '--mode', 'live', '--expires', '2099-01-01T00:00:00Z');
+    const byId = await json('key', 'revoke', agent.id);
+    assert.equal(byId.expiresAt, '2099-01-01T00:00:00.000Z');
+    assert.equal(byId.mode, 'live');
+  });
+
+  it('explains bad usage with exit code 2, and missing objects with exit code 1', async () => {
+    const noName = await kasi('merchant', 'create');
+    assert.equal(noName.code, 2);
+    assert.match(noName.stderr, /--name is required/);
+    const badKind = await kasi('key', 'create', 'acct_000000000000000000000000', '--kind', 'master', '--mode', 'test');
+    assert.equal(badKind.code, 2);
+    assert.match(badKind.stderr, /--kind must be one of: secret, publishable, agent/);
+    const unknown = await kasi('merchant', 'activate', 'acct_000000000000000000000000');
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /no account/);
+    const nothing = await kasi('frobnicate');
+    assert.equal(nothing.code, 2);
+    assert.match(nothing.stderr, /usage: kasi/);
+  });
+
+  it('migrate reports an up-to-date database', async () => {
+    const out = await json('migrate');
+    assert.deepEqual(out, { applied: [] });
+  });
+});

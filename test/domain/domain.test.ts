@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { newId, idPattern, CURSOR_PATTERN } from '../../domain/ids';
+import { colomboMonth } from '../../domain/time';
+import { formatRupees, centsFromDb } from '../../domain/money';
+import { normaliseSriLankanMobile, normaliseSriLankanPhone } from '../../domain/phone';
+import { generateKey, parseKeyShape, hashKey, redactKey } from '../../domain/api-keys';
+import { ApiError, errorAnchor } from '../../domain/errors';
+
+describe('domain: ids', () => {
+  it('makes a prefix plus 24 characters of [0-9a-z], matching the cursor pattern', () => {
+    const id = newId('checkout');
+    assert.match(id, new RegExp(idPattern('checkout')));
+    assert.match(id, new RegExp(CURSOR_PATTERN));
+    assert.match(newId('refund'), /^re_[0-9a-z]{24}$/);
+  });
+
+  it('orders ids by creation time, and strictly within one millisecond', () => {
+    const early = newId('payment', Date.UTC(2026, 0, 1));
+    const late = newId('payment', Date.UTC(2026, 0, 1) + 1);
+    assert.ok(early < late);
+    const same = Array.from({ length: 1000 }, () => newId('payment', Date.UTC(2030, 0, 1)));
+    assert.deepEqual([...same].sort(), same);
+    assert.equal(new Set(same).size, same.length);
+  });
+});
+
+describe('domain: Sri Lankan months', () => {
+  it('starts months at midnight on the 1st in Colombo (UTC+05:30)', () => {
+    assert.deepEqual(colomboMonth(new Date('2026-11-30T18:29:59.999Z')), {
+      start: new Date('2026-10-31T18:30:00.000Z'),
+      end: new Date('2026-11-30T18:30:00.000Z'),
+    });
+    assert.equal(colomboMonth(new Date('2026-11-30T18:30:00.000Z')).start.toISOString(), '2026-11-30T18:30:00.000Z');
+    assert.equal(colomboMonth(new Date('2026-12-31T20:00:00.000Z')).start.toISOString(), '2026-12-31T18:30:00.000Z', 'January 2027 in Colombo');
+  });
+});
+
+describe('domain: money', () => {
+  it('formats cents as rupees', () => {
+    assert.equal(formatRupees(350000), 'Rs. 3,500.00');
+    assert.equal(formatRupees(100000000), 'Rs. 1,000,000.00');
+    assert.equal(formatRupees(1005), 'Rs. 10.05');
+    assert.equal(formatRupees(-250), '-Rs. 2.50');
+  });
+
+  it('refuses database values that are not safe integers', () => {
+    assert.equal(centsFromDb('123'), 123);
+    assert.throws(() => centsFromDb('1.5'));
+    assert.throws(() => centsFromDb('9007199254740993'));
+  });
+});
+
+describe('domain: phone numbers', () => {
+  it('normalises Sri Lankan numbers to +94', () => {
+    for (const input of ['0771234567', '077 123 4567', '077-123-4567', '+94771234567', '+94 77 123 4567', '94771234567', '0094771234567']) {
+      assert.equal(normaliseSriLankanMobile(input), '+94771234567', input);
+    }
+    assert.equal(normaliseSriLankanPhone('011 234 5678'), '+94112345678');
+    assert.equal(normaliseSriLankanMobile('011 234 5678'), null, 'a landline is not a mobile');
+    for (const input of ['', '12345', '07712345678', '+1 415 555 0100', '0071234567', 'abc']) {
+      assert.equal(normaliseSriLankanPhone(input), null, input);
+    }
+  });
+});
+
+describe('domain: API keys', () => {
+  it('generates keys of the documented shape and parses kind and mode back', () => {
+    const key = generateKey('publishable', 'live');
+    assert.match(key, /^pk_live_[0-9A-Za-z]{32}$/);
+    assert.deepEqual(parseKeyShape(key), { kind: 'publishable', mode: 'live' });
+    assert.equal(parseKeyShape(key.slice(0, -1)), null);
+    assert.equal(parseKeyShape(`${key}a`), null);
+    assert.notEqual(generateKey('secret', 'test'), generateKey('secret', 'test'));
+  });
+
+  it('stores a hash and shows only a hint', () => {
+    const key = generateKey('secret', 'test');
+    assert.match(hashKey(key), /^[0-9a-f]{64}$/);
+    assert.equal(redactKey(key), `sk_test_...${key.slice(-4)}`);
+  });
+});
+
+describe('domain: errors', () => {
+  it('takes the status from the reason, with body_too_large at 413', () => {
+    const tooLarge = new ApiError('body_too_large', 'x');
+    assert.equal(tooLarge.code, 'VALIDATION_FAILED');
+    assert.equal(tooLarge.status, 413);
+    assert.equal(new ApiError('mode_mismatch', 'x').status, 404);
+    assert.equal(new ApiError('RATE_LIMITED', 'x').reason, undefined);
+    assert.equal(errorAnchor('RATE_LIMITED', undefined), 'rate_limited');
+    assert.equal(errorAnchor('CONFLICT', 'idempotency_key_reused'), 'idempotency_key_reused');
+  });
+});
