@@ -6,6 +6,7 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from '../config';
+import type { OrchestrationPort } from '../orchestration';
 import { systemClock, type Clock } from '../domain/clock';
 import { ApiError } from '../domain/errors';
 import { errorPage } from './docs/error-page';
@@ -24,6 +25,7 @@ export interface AppDeps {
   db: Knex;
   config: Config;
   log: Logger;
+  orchestration: OrchestrationPort;
   clock?: Clock;
   limiter?: RateLimiterAbstract;
 }
@@ -57,7 +59,7 @@ export function createApp(deps: AppDeps): App {
   const koa = new Koa<ApiState>({ proxy: process.env.TRUST_PROXY === 'true' });
   koa.silent = true;
   const pages = pagesRouter(routes, config);
-  const api = apiRouter(routes, { db: deps.db, clock, config, log, limiter });
+  const api = apiRouter(routes, { db: deps.db, clock, config, log, limiter, orchestration: deps.orchestration });
   const policy = corsPolicyFor(routes);
   koa.use(traceId());
   koa.use(errorHandler({ docsUrl: config.docsUrl, log }));

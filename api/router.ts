@@ -5,6 +5,7 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from '../config';
+import type { OrchestrationPort } from '../orchestration';
 import type { Clock } from '../domain/clock';
 import { ApiError } from '../domain/errors';
 import { authenticate } from './platform/authenticate';
@@ -22,6 +23,7 @@ export interface RouterDeps {
   config: Config;
   log: Logger;
   limiter: RateLimiterAbstract;
+  orchestration: OrchestrationPort;
 }
 
 function koaPath(path: string): string {

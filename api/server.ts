@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { withBoundPort, type Config } from '../config';
 import type { Clock } from '../domain/clock';
+import type { OrchestrationPort } from '../orchestration';
 import { createApp, type App } from './app';
 
 export interface RunningServer {
@@ -19,7 +20,7 @@ export interface RunningServer {
 }
 
 export async function listen(
-  deps: { db: Knex; config: Config; log: Logger; clock?: Clock; limiter?: RateLimiterAbstract },
+  deps: { db: Knex; config: Config; log: Logger; orchestration: OrchestrationPort; clock?: Clock; limiter?: RateLimiterAbstract },
   port = deps.config.port,
 ): Promise<RunningServer> {
   const server = createServer();

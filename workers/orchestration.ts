@@ -10,6 +10,7 @@ import type { OrchestrationPort, WorkflowStart } from '../orchestration/port';
 import { createTemporalPort } from '../orchestration/temporal';
 import { EmbeddedEngine } from './embedded-engine/engine';
 import type { EngineLog } from './embedded-engine/log';
+import type { Clock as EngineClock } from './embedded-engine/clock';
 import { createTemporalWorker } from './temporal-worker';
 
 /** Reads the database and returns the workflow start of every object not yet in a final state. */
@@ -21,8 +22,8 @@ export interface OrchestrationOptions {
   namespace?: string;
   activities: Record<string, ActivityFunction>;
   workflowsPath: string;
-  /** 'virtual' only makes sense in tests; `npm start` uses 'real'. */
-  clock?: 'real' | 'virtual';
+  /** 'virtual' (or a VirtualClock the caller also reads) only makes sense in tests; `npm start` uses 'real'. */
+  clock?: 'real' | 'virtual' | EngineClock;
   log: EngineLog;
   resumers?: Resumer[];
 }

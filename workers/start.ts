@@ -1,11 +1,11 @@
 // `npm start`: everything in one process on embedded defaults: the database (DATABASE_URL or the
-// embedded PostgreSQL), migrations, the API and hosted pages. Prints `listening on
-// http://HOST:PORT` when ready.
+// embedded PostgreSQL), migrations, the orchestration (Temporal with TEMPORAL_ADDRESS, else the
+// embedded engine), the API and hosted pages. Prints `listening on http://HOST:PORT` when ready.
 import { loadConfig } from '../config';
 import { createLogger } from '../config/logger';
 import { openDatabase } from '../db/connection';
 import { purgeExpiredKeys } from '../db/idempotency-keys';
-import { listen } from '../api/server';
+import { startService } from './service';
 import { systemClock } from '../domain/clock';
 
 async function main(): Promise<void> {
@@ -13,7 +13,8 @@ async function main(): Promise<void> {
   const log = createLogger(config.logLevel);
   if (!config.databaseUrl) log.info({ dataDir: config.dataDir }, 'DATABASE_URL unset: using the embedded PostgreSQL');
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: (line) => log.debug({ postgres: line.trim() }) });
-  const running = await listen({ db: db.knex, config, log });
+  const service = await startService({ db: db.knex, config, log });
+  const running = service.http;
   const purge = setInterval(() => {
     purgeExpiredKeys(db.knex, systemClock.now()).catch((err: unknown) => log.warn({ err }, 'purging idempotency keys failed'));
   }, 60 * 60 * 1000);
@@ -27,7 +28,7 @@ async function main(): Promise<void> {
     stopping = true;
     log.info({ signal }, 'stopping');
     clearInterval(purge);
-    await running.close();
+    await service.stop();
     await db.close();
     process.exit(0);
   };

@@ -5,6 +5,7 @@ import type { Next } from 'koa';
 import type { Logger } from 'pino';
 import type { Clock } from '../../domain/clock';
 import type { Config } from '../../config';
+import type { OrchestrationPort } from '../../orchestration';
 import type { ApiContext } from './context';
 import { runIdempotently } from './idempotency';
 import { isWrite, type Caller, type HandlerResult, type RouteSpec } from './route';
@@ -14,6 +15,7 @@ export interface ExecuteDeps {
   clock: Clock;
   config: Config;
   log: Logger;
+  orchestration: OrchestrationPort;
 }
 
 export function execute(route: RouteSpec, deps: ExecuteDeps) {
@@ -29,6 +31,7 @@ export function execute(route: RouteSpec, deps: ExecuteDeps) {
         db,
         clock: deps.clock,
         config: deps.config,
+        workflows: deps.orchestration,
         afterCommit: (effect) => effects.push(effect),
       });
     let result: HandlerResult;

@@ -6,6 +6,7 @@ import type { KeyKind, Mode, Permission } from '../../domain/api-keys';
 import type { Reason } from '../../domain/errors';
 import type { Clock } from '../../domain/clock';
 import type { Config } from '../../config';
+import type { OrchestrationPort } from '../../orchestration';
 import type { AccountRecord } from '../../db/accounts';
 import type { JsonSchema } from '../schemas/json-schema';
 
@@ -27,6 +28,8 @@ export interface HandlerInput<Body, Query, Params> {
   db: Knex | Knex.Transaction;
   clock: Clock;
   config: Config;
+  /** Starts and signals workflows; call it from `afterCommit`, never inside the transaction. */
+  workflows: OrchestrationPort;
   /** Work to do once the transaction has committed (workflow starts, notifications). */
   afterCommit(effect: () => Promise<void>): void;
 }

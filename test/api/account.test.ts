@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
 import { newId } from '../../domain/ids';
-import { ManualClock } from '../../domain/clock';
 import { startApi, type TestApi } from '../support/api';
 
 describe('GET /v1/account', () => {
   // 2026-11-30 18:29:59.999Z is 23:59:59.999 on 30 November in Colombo.
-  const clock = new ManualClock(new Date('2026-11-15T06:00:00.000Z'));
   let api: TestApi;
   let merchant: Awaited<ReturnType<TestApi['merchant']>>;
+  let clock: TestApi['clock'];
 
   before(async () => {
-    api = await startApi({ clock });
+    api = await startApi({ startAt: new Date('2026-11-15T06:00:00.000Z') });
+    clock = api.clock;
     merchant = await api.merchant({ name: 'Lanka Tea' });
   });
   after(() => api.close());
@@ -68,9 +68,9 @@ describe('GET /v1/account', () => {
   });
 
   it('starts a new count at midnight on the 1st, Sri Lankan time', async () => {
-    clock.set(new Date('2026-11-30T18:29:59.999Z'));
+    await clock.set(new Date('2026-11-30T18:29:59.999Z'));
     assert.equal((await api.request('/v1/account', { key: merchant.keys.sk_test })).body.monthlyLimit.usedCents, 125_000);
-    clock.set(new Date('2026-11-30T18:30:00.000Z'));
+    await clock.set(new Date('2026-11-30T18:30:00.000Z'));
     const december = await api.request('/v1/account', { key: merchant.keys.sk_test });
     assert.equal(december.body.monthlyLimit.usedCents, 5_000, 'only the payment still with the processor counts');
     assert.equal(december.body.monthlyLimit.periodStart, '2026-11-30T18:30:00.000Z');

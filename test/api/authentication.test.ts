@@ -75,7 +75,7 @@ describe('authentication and authorisation', () => {
     const end = new Date(api.clock.now().getTime() + 60_000);
     const { key } = await createApiKey(api.knex, { accountId, kind: 'agent', mode: 'test', expiresAt: end, now: api.clock.now() });
     await expectError(api.request('/v1/account', { key }), 403, 'FORBIDDEN', 'key_not_permitted');
-    api.clock.advance(60_000);
+    await api.clock.advance(60_000);
     await expectError(api.request('/v1/account', { key }), 401, 'UNAUTHENTICATED', 'unknown_api_key');
   });
 

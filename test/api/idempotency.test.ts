@@ -78,7 +78,7 @@ describe('Idempotency-Key', () => {
     const otherRequest = await create(key, { email: 'other@example.com' });
     assert.equal(otherRequest.body.reason, 'idempotency_key_reused');
     // A request that died holding its key is taken over once it is clearly abandoned.
-    api.clock.advance(ABANDONED_AFTER_MS);
+    await api.clock.advance(ABANDONED_AFTER_MS);
     const retried = await create(key, body);
     assert.equal(retried.status, 200, 'the retry ran: the email is already a customer');
     assert.equal(retried.body.id, first.body.id);
@@ -101,9 +101,9 @@ describe('Idempotency-Key', () => {
   it('counts the key as new after 24 hours', async () => {
     const key = ik();
     assert.equal((await create(key, { email: 'old@example.com' })).status, 201);
-    api.clock.advance(IDEMPOTENCY_WINDOW_MS - 1);
+    await api.clock.advance(IDEMPOTENCY_WINDOW_MS - 1);
     assert.equal((await create(key, { email: 'new@example.com' })).body.reason, 'idempotency_key_reused');
-    api.clock.advance(1);
+    await api.clock.advance(1);
     const fresh = await create(key, { email: 'new@example.com' });
     assert.equal(fresh.status, 201);
     assert.equal(fresh.headers.get('idempotent-replayed'), null);

@@ -1,5 +1,6 @@
-// A real API server on an ephemeral port over a fresh database, with a manual clock, for HTTP
-// tests. `request` is a thin fetch wrapper that returns status, headers and parsed JSON.
+// The real service (API, activities, workflows on the embedded engine) on an ephemeral port over a
+// fresh database, in virtual time: `clock.advance` moves the engine's clock, firing what falls
+// due, and the API reads the same clock. `request` is a thin fetch wrapper.
 import type { Knex } from 'knex';
 import pino from 'pino';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
@@ -7,8 +8,10 @@ import { loadConfig, type Config } from '../../config';
 import { connect } from '../../db/connection';
 import { createMerchant, type MerchantKeys } from '../../db/merchants';
 import { updateAccount, type AccountChanges } from '../../db/accounts';
-import { ManualClock } from '../../domain/clock';
-import { listen, type RunningServer } from '../../api/server';
+import type { RunningServer } from '../../api/server';
+import { VirtualClock } from '../../workers/embedded-engine/clock';
+import type { EmbeddedEngine } from '../../workers/embedded-engine/engine';
+import { startService } from '../../workers/service';
 import { freshDatabase, type TestDatabase } from './database';
 
 export interface TestResponse<T = any> {
@@ -28,13 +31,34 @@ export interface RequestOptions {
   idempotencyKey?: string;
 }
 
+/** Virtual time shared by the API and the workflows. */
+export class TestClock {
+  constructor(
+    readonly virtual: VirtualClock,
+    private readonly engine: () => EmbeddedEngine,
+  ) {}
+  now(): Date {
+    return new Date(this.virtual.now());
+  }
+  /** Moves time forward, running every timer and activity that falls due on the way. */
+  advance(ms: number): Promise<void> {
+    return this.engine().advance(ms);
+  }
+  set(at: Date): Promise<void> {
+    const ms = at.getTime() - this.virtual.now();
+    if (ms < 0) throw new Error('time only moves forward');
+    return this.advance(ms);
+  }
+}
+
 export interface TestApi {
   url: string;
   databaseUrl: string;
   knex: Knex;
-  clock: ManualClock;
+  clock: TestClock;
   config: Config;
   server: RunningServer;
+  engine: EmbeddedEngine;
   request<T = any>(path: string, options?: RequestOptions): Promise<TestResponse<T>>;
   merchant(options?: { name?: string; activate?: boolean; changes?: AccountChanges }): Promise<{ accountId: string; keys: MerchantKeys }>;
   /** Another server on the same database (to test what several API processes share). */
@@ -53,13 +77,17 @@ async function startOn(
   database: TestDatabase | null,
   url: string,
   env: Record<string, string>,
-  clock: ManualClock,
+  startAt: number,
   limiter?: RateLimiterAbstract,
 ): Promise<TestApi> {
   const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', RATE_LIMIT_PER_MINUTE: '100000', LOG_LEVEL: 'silent', ...env });
   const knex = connect(url, 10);
   const log = pino({ level: config.logLevel });
-  const server = await listen({ db: knex, config, log, clock, limiter }, 0);
+  const virtual = new VirtualClock(startAt);
+  const service = await startService({ db: knex, config, log, engineClock: virtual, limiter, port: 0 });
+  const server = service.http;
+  const engine = service.orchestration.engine!;
+  const clock = new TestClock(virtual, () => engine);
   const api: TestApi = {
     url: server.url,
     databaseUrl: url,
@@ -67,6 +95,7 @@ async function startOn(
     clock,
     config: server.config,
     server,
+    engine,
     async request(path, options = {}) {
       const headers: Record<string, string> = { ...options.headers };
       if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`;
@@ -92,9 +121,9 @@ async function startOn(
       if (Object.keys(changes).length) await updateAccount(knex, account.id, changes, clock.now());
       return { accountId: account.id, keys };
     },
-    sibling: (siblingEnv = {}) => startOn(null, url, { ...env, ...siblingEnv }, clock),
+    sibling: (siblingEnv = {}) => startOn(null, url, { ...env, ...siblingEnv }, virtual.now()),
     async close() {
-      await server.close();
+      await service.stop();
       await knex.destroy();
       await database?.drop();
     },
@@ -102,7 +131,7 @@ async function startOn(
   return api;
 }
 
-export async function startApi(options: { env?: Record<string, string>; clock?: ManualClock; limiter?: RateLimiterAbstract } = {}): Promise<TestApi> {
+export async function startApi(options: { env?: Record<string, string>; startAt?: Date; limiter?: RateLimiterAbstract } = {}): Promise<TestApi> {
   const database = await freshDatabase();
-  return startOn(database, database.url, options.env ?? {}, options.clock ?? new ManualClock(), options.limiter);
+  return startOn(database, database.url, options.env ?? {}, (options.startAt ?? new Date()).getTime(), options.limiter);
 }

@@ -1,0 +1,21 @@
+// Every activity the workflows call, built from factories that receive their dependencies. The
+// Temporal worker and the embedded engine register the same set.
+import type { ActivityFunction } from '@temporalio/common';
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import type { Config } from '../config';
+import type { Clock } from '../domain/clock';
+import type { OrchestrationPort } from '../orchestration';
+
+export interface ActivityDeps {
+  db: Knex;
+  clock: Clock;
+  config: Config;
+  log: Logger;
+  /** The port, for activities that signal or start other workflows (read lazily: it is built after them). */
+  orchestration(): OrchestrationPort;
+}
+
+export function createActivities(_deps: ActivityDeps): Record<string, ActivityFunction> {
+  return {};
+}
