@@ -2,13 +2,17 @@
 // under tsx, mocha and a bundler; add each new migration at the end.
 import type { Knex } from 'knex';
 import * as platform from './001-platform';
+import * as events from './002-events';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
   down(knex: Knex): Promise<void>;
 }
 
-const MIGRATIONS: [string, Migration][] = [['001-platform', platform]];
+const MIGRATIONS: [string, Migration][] = [
+  ['001-platform', platform],
+  ['002-events', events],
+];
 
 export const migrationSource: Knex.MigrationSource<string> = {
   getMigrations: () => Promise.resolve(MIGRATIONS.map(([name]) => name)),
