@@ -2,7 +2,8 @@
 import type { Knex } from 'knex';
 import { newId } from '../domain/ids';
 import { DEFAULT_PERMISSIONS, generateKey, hashKey, redactKey, type KeyKind, type Mode, type Permission } from '../domain/api-keys';
-import { ACCOUNT_COLUMNS, accountFromRow, type AccountRecord } from './accounts';
+import { ACCOUNT_COLUMNS, accountFromRow, type AccountRecord, type AccountRow } from './accounts';
+import { sql } from './sql';
 
 export interface ApiKeyRecord {
   id: string;
@@ -75,15 +76,16 @@ export async function findActiveKey(
   key: string,
   now: Date,
 ): Promise<{ key: ApiKeyRecord; account: AccountRecord } | null> {
-  const row = await db('api_keys as k')
-    .join('accounts as a', 'a.id', 'k.account_id')
-    .where('k.key_hash', hashKey(key))
-    .whereNull('k.revoked_at')
-    .whereRaw('(k.expires_at is null or k.expires_at > ?)', [now])
-    .first([...KEY_COLUMNS.map((c) => `k.${c}`), ...ACCOUNT_COLUMNS.map((c) => `a.${c} as account_${c}`)]);
+  const [row] = await sql<Record<string, unknown>>(
+    db,
+    `select ${KEY_COLUMNS.map((c) => `k.${c}`).join(', ')}, ${ACCOUNT_COLUMNS.map((c) => `a.${c} as account_${c}`).join(', ')}
+     from api_keys k join accounts a on a.id = k.account_id
+     where k.key_hash = $1 and k.revoked_at is null and (k.expires_at is null or k.expires_at > $2)`,
+    [hashKey(key), now],
+  );
   if (!row) return null;
   const accountRow = Object.fromEntries(ACCOUNT_COLUMNS.map((c) => [c, row[`account_${c}`]]));
-  return { key: keyFromRow(row as ApiKeyRow), account: accountFromRow(accountRow as never) };
+  return { key: keyFromRow(row as unknown as ApiKeyRow), account: accountFromRow(accountRow as unknown as AccountRow) };
 }
 
 /** Revokes by id or by the key itself; revoking twice keeps the first revocation time. */

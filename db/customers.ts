@@ -1,6 +1,7 @@
 // Customers: one per email (case-insensitive) per account and mode.
 import type { Knex } from 'knex';
 import { newId } from '../domain/ids';
+import { sql } from './sql';
 import type { Mode } from '../domain/api-keys';
 
 export interface CustomerRow {
@@ -34,29 +35,19 @@ export async function upsertCustomer(
   details: CustomerDetails,
   now: Date,
 ): Promise<{ customer: CustomerRow; created: boolean }> {
-  const result = await db.raw(
+  const [row] = await sql<CustomerRow & { created: boolean }>(
+    db,
     `insert into customers (id, account_id, mode, email, name, phone, locale, credit_balance_cents, created_at, updated_at)
-     values (:id, :accountId, :mode, :email, :name, :phone, :locale, 0, :now, :now)
+     values ($1, $2, $3, $4, $5, $6, coalesce($7, 'en'), 0, $8, $8)
      on conflict (account_id, mode, lower(email)) do update set
-       name = coalesce(:nameSent, customers.name),
-       phone = coalesce(:phoneSent, customers.phone),
-       locale = coalesce(:localeSent, customers.locale),
-       updated_at = :now
+       name = coalesce(excluded.name, customers.name),
+       phone = coalesce(excluded.phone, customers.phone),
+       locale = coalesce($7, customers.locale),
+       updated_at = excluded.updated_at
      returning *, (xmax = 0) as created`,
-    {
-      id: newId('customer', now.getTime()),
-      ...scope,
-      email: details.email,
-      name: details.name ?? null,
-      phone: details.phone ?? null,
-      locale: details.locale ?? 'en',
-      nameSent: details.name ?? null,
-      phoneSent: details.phone ?? null,
-      localeSent: details.locale ?? null,
-      now,
-    },
+    [newId('customer', now.getTime()), scope.accountId, scope.mode, details.email, details.name ?? null, details.phone ?? null, details.locale ?? null, now],
   );
-  const row = result.rows[0] as CustomerRow & { created: boolean };
+  if (!row) throw new Error('customer upsert returned no row');
   return { customer: row, created: row.created };
 }
 

@@ -4,12 +4,15 @@
 import type { Knex } from 'knex';
 import { colomboMonth } from '../domain/time';
 import type { Mode } from '../domain/api-keys';
+import { sql } from './sql';
 
 export async function monthlyUsageCents(db: Knex | Knex.Transaction, accountId: string, mode: Mode, now: Date): Promise<number> {
   const month = colomboMonth(now);
-  const row = await db('payments')
-    .where({ account_id: accountId, mode })
-    .whereRaw(`(status = 'processing' or (succeeded_at >= ? and succeeded_at < ?))`, [month.start, month.end])
-    .first(db.raw('coalesce(sum(amount_cents), 0)::bigint as used'));
+  const [row] = await sql<{ used: number }>(
+    db,
+    `select coalesce(sum(amount_cents), 0)::bigint as used from payments
+     where account_id = $1 and mode = $2 and (status = 'processing' or (succeeded_at >= $3 and succeeded_at < $4))`,
+    [accountId, mode, month.start, month.end],
+  );
   return (row as { used: number }).used;
 }

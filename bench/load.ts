@@ -1,0 +1,78 @@
+// Shared benchmark plumbing: servers in child processes (so the load generator does not share
+// their event loop), autocannon as the load, and the figures printed side by side.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import autocannon from 'autocannon';
+
+export interface Figures {
+  label: string;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+export async function startServer(script: string, env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve(__dirname, script)], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match) resolve(match[1] as string);
+    });
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
+  return { url, child };
+}
+
+export function stopServer(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+export async function load(
+  label: string,
+  options: { url: string; method?: 'GET' | 'POST'; headers: Record<string, string>; body?: () => string; idempotent?: boolean; seconds: number; connections: number; rate?: number },
+): Promise<Figures> {
+  let counter = 0;
+  const result = await autocannon({
+    url: options.url,
+    method: options.method ?? 'GET',
+    connections: options.connections,
+    duration: options.seconds,
+    ...(options.rate ? { overallRate: options.rate } : {}),
+    headers: options.headers,
+    requests: [
+      {
+        setupRequest: (req) => {
+          counter += 1;
+          const headers = { ...req.headers };
+          if (options.idempotent) headers['idempotency-key'] = `bench-${process.pid}-${Date.now()}-${counter}`;
+          return { ...req, headers, ...(options.body ? { body: options.body() } : {}) };
+        },
+      },
+    ],
+  });
+  return {
+    label,
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+  };
+}
+
+export function printComparison(title: string, kasi: Figures, bare: Figures, target: number): void {
+  const ratio = kasi.requestsPerSecond / bare.requestsPerSecond;
+  console.log(`\n${title}`);
+  for (const f of [kasi, bare]) {
+    console.log(`  ${f.label.padEnd(28)} ${f.requestsPerSecond.toFixed(0).padStart(7)} req/s   p50 ${String(f.p50).padStart(4)} ms   p99 ${String(f.p99).padStart(4)} ms   errors ${f.errors}`);
+  }
+  console.log(`  ratio ${(ratio * 100).toFixed(1)}% of the bare server (target at least ${(target * 100).toFixed(0)}%): ${ratio >= target ? 'met' : 'NOT met'}`);
+}

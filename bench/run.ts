@@ -1,0 +1,23 @@
+// `npm run bench`: every benchmark the issues ask for, printed with its target.
+import { benchDatabase } from './database';
+import { runEmbeddedEngineBench } from './embedded-engine';
+import { runPlatformBench } from './platform';
+
+async function main(): Promise<void> {
+  const database = await benchDatabase();
+  try {
+    console.log(`Kasi benchmarks on ${process.platform}/${process.arch}, Node ${process.version}, ${(await import('node:os')).cpus().length} cores`);
+    await runPlatformBench(database);
+    await runEmbeddedEngineBench();
+  } finally {
+    await database.close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
