@@ -6,6 +6,8 @@ import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { Clock } from '../domain/clock';
 import type { OrchestrationPort } from '../orchestration';
+import { createProcessors } from '../processor';
+import { createCheckoutActivities } from './checkouts';
 
 export interface ActivityDeps {
   db: Knex;
@@ -16,6 +18,9 @@ export interface ActivityDeps {
   orchestration(): OrchestrationPort;
 }
 
-export function createActivities(_deps: ActivityDeps): Record<string, ActivityFunction> {
-  return {};
+export function createActivities(deps: ActivityDeps): Record<string, ActivityFunction> {
+  const processors = createProcessors({ db: deps.db, clock: deps.clock, publicBaseUrl: () => deps.config.publicBaseUrl });
+  return {
+    ...createCheckoutActivities({ ...deps, processors }),
+  };
 }

@@ -9,9 +9,12 @@ import type { Config } from '../config';
 import type { OrchestrationPort } from '../orchestration';
 import { systemClock, type Clock } from '../domain/clock';
 import { ApiError } from '../domain/errors';
+import { createProcessors } from '../processor';
+import { sandboxRouter } from '../processor/sandbox';
 import { errorPage } from './docs/error-page';
 import { referencePage } from './docs/reference-page';
 import { openApiDocument } from './openapi/document';
+import { checkoutPagesRouter } from './pages/checkout';
 import type { ApiState } from './platform/context';
 import { cors } from './platform/cors';
 import { errorHandler } from './platform/errors';
@@ -65,6 +68,10 @@ export function createApp(deps: AppDeps): App {
   koa.use(errorHandler({ docsUrl: config.docsUrl, log }));
   koa.use(cors({ ownOrigins: [config.publicBaseUrl, ...config.corsOrigins], policyFor: (ctx) => policy(ctx.path) }));
   koa.use(pages.routes());
+  const processors = createProcessors({ db: deps.db, clock, publicBaseUrl: () => config.publicBaseUrl });
+  koa.use(checkoutPagesRouter({ db: deps.db, clock, config, orchestration: deps.orchestration, processors }).routes());
+  // The sandbox processor's own pages (a live processor's pages live on its own site).
+  koa.use(sandboxRouter({ db: deps.db, clock }).routes());
   koa.use(api.routes());
   koa.use(async (ctx) => {
     throw new ApiError('unknown_endpoint', `${ctx.method} ${ctx.path} is not part of the API. Paths are lower case and start with /v1/; see ${config.publicBaseUrl}/docs/api.`);

@@ -2,8 +2,21 @@
 // every object of its kind that is not yet final (see docs/orchestration.md).
 import type { Knex } from 'knex';
 import type { Clock } from '../domain/clock';
+import { openCheckouts } from '../db/checkouts';
+import { workflowIdFor } from '../orchestration/ids';
 import type { Resumer } from './orchestration';
 
-export function createResumers(_deps: { db: Knex; clock: Clock }): Resumer[] {
-  return [];
+export function createResumers(deps: { db: Knex; clock: Clock }): Resumer[] {
+  return [
+    // Every open checkout's lifetime, with the time it has left (one already past its expiresAt
+    // expires at once).
+    async () =>
+      (await openCheckouts(deps.db)).map((c) => ({
+        workflowType: 'checkoutLifetime',
+        workflowId: workflowIdFor('checkout', c.id),
+        args: [{ checkoutId: c.id, expiresAt: c.expires_at.toISOString() }],
+        accountId: c.account_id,
+        mode: c.mode,
+      })),
+  ];
 }

@@ -1,3 +1,3 @@
 // Kasi's workflows, one file per business process, re-exported here for the bundle. They arrive
 // with the business issues (checkout lifetime, subscriptions, invoices, webhook deliveries).
-export {};
+export { checkoutLifetime, paymentAttemptedSignal } from './checkout-lifetime';

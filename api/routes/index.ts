@@ -2,11 +2,13 @@
 import type { Config } from '../../config';
 import type { RouteSpec } from '../platform/route';
 import { accountRoutes } from './account';
+import { checkoutRoutes } from './checkouts';
 import { customerRoutes } from './customers';
 import { openApiRoute } from './openapi';
+import { paymentRoutes } from './payments';
 
 export function apiRoutes(config: Config): RouteSpec[] {
-  const routes: RouteSpec[] = [...accountRoutes, ...customerRoutes];
+  const routes: RouteSpec[] = [...accountRoutes, ...customerRoutes, ...checkoutRoutes, ...paymentRoutes];
   routes.push(openApiRoute(() => routes, config.publicBaseUrl));
   return routes;
 }

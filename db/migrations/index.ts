@@ -3,6 +3,7 @@
 import type { Knex } from 'knex';
 import * as platform from './001-platform';
 import * as events from './002-events';
+import * as checkouts from './003-checkouts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -12,6 +13,7 @@ interface Migration {
 const MIGRATIONS: [string, Migration][] = [
   ['001-platform', platform],
   ['002-events', events],
+  ['003-checkouts', checkouts],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,0 +1,316 @@
+// The hosted checkout pages at {checkout_url}/checkout/<id> (and /si/..., /ta/...): the order,
+// the customer's details when the checkout has none, the card-keeping consent, and a pay action
+// that hands the customer to the processor's page. Server-rendered forms: no JavaScript needed.
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { Knex } from 'knex';
+import type { Config } from '../../config';
+import { DEFAULT_PLAN } from '../../config/plans';
+import { looksLikeCardNumber, SCHEME_NAMES } from '../../domain/card';
+import type { Clock } from '../../domain/clock';
+import type { Reason } from '../../domain/errors';
+import type { Locale } from '../../domain/locale';
+import { centsFromDb, formatRupees } from '../../domain/money';
+import { normaliseSriLankanPhone } from '../../domain/phone';
+import { findCheckout, type CheckoutRow } from '../../db/checkouts';
+import { monthlyUsageCents } from '../../db/monthly-usage';
+import { findPayment, processorReference, type PaymentRow } from '../../db/payments';
+import type { OrchestrationPort } from '../../orchestration';
+import { WorkflowClosedError, WorkflowNotFoundError } from '../../orchestration/errors';
+import { workflowIdFor } from '../../orchestration/ids';
+import type { Processors } from '../../processor';
+import { escapeHtml } from '../docs/html';
+import { readForm } from './form';
+import { declineKey, LANGUAGE_NAMES, say, type MessageKey } from './messages';
+
+export interface CheckoutPagesDeps {
+  db: Knex;
+  clock: Clock;
+  config: Config;
+  orchestration: OrchestrationPort;
+  processors: Processors;
+}
+
+const ID = /^chk_[0-9a-z]{24}$/;
+// How long the return from the processor waits for the lifetime workflow to apply the outcome.
+const OUTCOME_WAIT_MS = 10_000;
+
+interface View {
+  checkout: CheckoutRow;
+  payment: PaymentRow;
+  merchant: string;
+}
+
+interface FormState {
+  values: { name?: string; email?: string; phone?: string };
+  problems: Partial<Record<'name' | 'email' | 'phone', MessageKey>>;
+  reason?: Reason;
+}
+
+function layout(locale: Locale, path: (l: Locale) => string, title: string, body: string, testMode: boolean): string {
+  const languages = (['en', 'si', 'ta'] as const)
+    .map((l) => (l === locale ? `<li><span aria-current="page">${LANGUAGE_NAMES[l]}</span></li>` : `<li><a href="${escapeHtml(path(l))}" lang="${l}" hreflang="${l}">${LANGUAGE_NAMES[l]}</a></li>`))
+    .join('');
+  return `<!doctype html>
+<html lang="${locale}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${escapeHtml(title)}</title>
+<style>
+body{font:17px/1.5 system-ui,"Noto Sans Sinhala","Noto Sans Tamil",sans-serif;margin:0;background:#f6f7f9;color:#16181d}
+main{max-width:32rem;margin:0 auto;padding:1rem}
+.panel{background:#fff;border:1px solid #c5cad3;border-radius:10px;padding:1rem;margin-top:1rem}
+.test{background:#fff4ce;border:1px solid #7a5d00;border-radius:6px;padding:.4rem .6rem;margin:0}
+nav ul{list-style:none;display:flex;gap:1rem;padding:0;margin:.5rem 0}
+table{width:100%;border-collapse:collapse}th,td{padding:.35rem 0;text-align:left;vertical-align:top}
+td.num,th.num{text-align:right}tfoot th,tfoot td{border-top:2px solid #16181d;font-weight:700}
+label{display:block;margin-top:.8rem;font-weight:600}
+input[type=text],input[type=email],input[type=tel]{font:inherit;width:100%;box-sizing:border-box;padding:.6rem;border:1px solid #5c6370;border-radius:6px}
+.consent{display:flex;gap:.6rem;align-items:flex-start;font-weight:400}.consent input{width:1.3rem;height:1.3rem;margin-top:.2rem}
+.hint{color:#454b55;font-size:.9rem;margin:.2rem 0 0}
+.problem{color:#8c1c13;font-weight:600;margin:.2rem 0 0}
+[role=alert]{background:#fdecea;border:1px solid #8c1c13;color:#8c1c13;border-radius:6px;padding:.6rem}
+button{font:inherit;font-weight:700;width:100%;margin-top:1rem;padding:.8rem;border:0;border-radius:8px;background:#0b57d0;color:#fff;cursor:pointer}
+a{color:#0b57d0}
+:focus-visible{outline:3px solid #16181d;outline-offset:2px}
+</style>
+</head>
+<body>
+<main>
+${testMode ? `<p class="test">${escapeHtml(say(locale, 'testMode'))}</p>` : ''}
+<nav aria-label="${escapeHtml(say(locale, 'language'))}"><ul>${languages}</ul></nav>
+${body}
+</main>
+</body>
+</html>
+`;
+}
+
+function orderSummary(locale: Locale, payment: PaymentRow): string {
+  const amount = formatRupees(centsFromDb(payment.amount_cents));
+  const rows = payment.order
+    ? payment.order.lines
+        .map((line) => `<tr><td>${escapeHtml(line.name)}${line.description ? `<br><span class="hint">${escapeHtml(line.description)}</span>` : ''}</td><td class="num">${line.quantity}</td><td class="num">${escapeHtml(formatRupees(line.amountCents))}</td></tr>`)
+        .join('')
+    : `<tr><td>${escapeHtml(payment.description)}</td><td class="num">1</td><td class="num">${escapeHtml(amount)}</td></tr>`;
+  return `<section class="panel" aria-labelledby="summary-title">
+<h2 id="summary-title">${escapeHtml(say(locale, 'orderSummary'))}</h2>
+<table>
+<thead><tr><th scope="col">${escapeHtml(say(locale, 'item'))}</th><th scope="col" class="num">${escapeHtml(say(locale, 'quantity'))}</th><th scope="col" class="num">${escapeHtml(say(locale, 'amount'))}</th></tr></thead>
+<tbody>${rows}</tbody>
+<tfoot><tr><th scope="row" colspan="2">${escapeHtml(say(locale, 'total'))}</th><td class="num">${escapeHtml(amount)}</td></tr></tfoot>
+</table>
+${payment.reference ? `<p class="hint">${escapeHtml(say(locale, 'reference'))}: ${escapeHtml(payment.reference)}</p>` : ''}
+</section>`;
+}
+
+function field(locale: Locale, name: 'name' | 'email' | 'phone', type: string, autocomplete: string, state: FormState, required: boolean): string {
+  const problem = state.problems[name];
+  const described = [name === 'phone' ? 'phone-hint' : '', problem ? `${name}-problem` : ''].filter(Boolean).join(' ');
+  return `<label for="${name}">${escapeHtml(say(locale, name))}</label>
+<input type="${type}" id="${name}" name="${name}" autocomplete="${autocomplete}" value="${escapeHtml(state.values[name] ?? '')}"${required ? ' required' : ''}${problem ? ' aria-invalid="true"' : ''}${described ? ` aria-describedby="${described}"` : ''}>
+${name === 'phone' ? `<p class="hint" id="phone-hint">${escapeHtml(say(locale, 'phoneHint'))}</p>` : ''}
+${problem ? `<p class="problem" id="${name}-problem">${escapeHtml(say(locale, problem))}</p>` : ''}`;
+}
+
+export function checkoutPagesRouter(deps: CheckoutPagesDeps): Router {
+  const { db, clock } = deps;
+  const router = new Router({ strict: true, sensitive: true });
+  const prefix = (locale: Locale) => (locale === 'en' ? '' : `/${locale}`);
+  const pagePath = (locale: Locale, id: string) => `${prefix(locale)}/checkout/${id}`;
+
+  const load = async (id: string): Promise<View | undefined> => {
+    if (!ID.test(id)) return undefined;
+    const checkout = await findCheckout(db, id);
+    if (!checkout) return undefined;
+    const payment = await findPayment(db, checkout.payment_id);
+    const account = (await db('accounts').where({ id: checkout.account_id }).first('name')) as { name: string };
+    return { checkout, payment, merchant: account.name };
+  };
+
+  const render = (ctx: Context, locale: Locale, view: View | undefined, status: number, title: string, body: string, reason?: Reason) => {
+    ctx.status = status;
+    ctx.type = 'html';
+    ctx.set('Cache-Control', 'no-store');
+    if (reason) ctx.set('X-Kasi-Reason', reason);
+    const id = view?.checkout.id ?? String(ctx.params.id);
+    ctx.body = layout(locale, (l) => pagePath(l, id), title, body, view?.checkout.mode === 'test');
+  };
+
+  const message = (ctx: Context, locale: Locale, view: View | undefined, status: number, titleKey: MessageKey, textKey: MessageKey | null, reason?: Reason) => {
+    const values: Record<string, string> = view ? { merchant: view.merchant } : {};
+    const title = say(locale, titleKey, values);
+    render(ctx, locale, view, status, title, `<section class="panel"><h1 data-reason="${reason ?? ''}">${escapeHtml(title)}</h1>${textKey ? `<p>${escapeHtml(say(locale, textKey, values))}</p>` : ''}</section>`, reason);
+  };
+
+  const receipt = (ctx: Context, locale: Locale, view: View) => {
+    const { payment, merchant } = view;
+    const values = { merchant, amount: formatRupees(centsFromDb(payment.amount_cents)) };
+    const card = payment.card_scheme ? `<p>${escapeHtml(say(locale, 'paidCard', { scheme: SCHEME_NAMES[payment.card_scheme], last4: payment.card_last4 ?? '' }))}</p>` : '';
+    render(ctx, locale, view, 200, say(locale, 'paidTitle'), `<section class="panel"><h1>${escapeHtml(say(locale, 'paidTitle'))}</h1><p>${escapeHtml(say(locale, 'paidText', values))}</p>${card}</section>${orderSummary(locale, payment)}`);
+  };
+
+  /** Expired (or past its time), paid, or closed: the page says so and nothing can be paid. */
+  const closedState = (view: View, now: Date): 'expired' | 'not_open' | null => {
+    if (view.checkout.status === 'completed' || view.payment.status === 'succeeded') return 'not_open';
+    if (view.checkout.status === 'expired' || now >= view.checkout.expires_at) return 'expired';
+    return null;
+  };
+
+  const payPage = (ctx: Context, locale: Locale, view: View, state: FormState, status = 200) => {
+    const { checkout, payment, merchant } = view;
+    const amount = formatRupees(centsFromDb(payment.amount_cents));
+    const alerts: string[] = [];
+    if (state.reason === 'card_number_refused') alerts.push(say(locale, 'card_number_refused'));
+    else if (state.reason === 'details_invalid') alerts.push(say(locale, 'details_invalid'));
+    else if (payment.status === 'failed') alerts.push(say(locale, 'declined', { reason: say(locale, declineKey(payment.failure_code)) }));
+    else if (payment.status === 'processing') alerts.push(say(locale, 'processing'));
+    const needsCustomer = payment.customer_email === null;
+    const details = needsCustomer
+      ? `<fieldset class="panel"><legend><h2>${escapeHtml(say(locale, 'yourDetails'))}</h2></legend>
+${field(locale, 'name', 'text', 'name', state, true)}
+${field(locale, 'email', 'email', 'email', state, true)}
+${field(locale, 'phone', 'tel', 'tel', state, false)}
+</fieldset>`
+      : '';
+    const consent = checkout.save_card
+      ? `<label class="consent"><input type="checkbox" name="saveCard" value="yes"> <span>${escapeHtml(say(locale, 'saveCard', { merchant }))}</span></label>`
+      : '';
+    const cancel = checkout.cancel_url ? `<p><a href="${escapeHtml(checkout.cancel_url)}">${escapeHtml(say(locale, 'cancel', { merchant }))}</a></p>` : '';
+    render(ctx, locale, view, status, say(locale, 'pageTitle', { merchant }), `
+<h1>${escapeHtml(say(locale, 'payTo', { merchant }))}</h1>
+<p><strong>${escapeHtml(amount)}</strong></p>
+${alerts.map((a) => `<p role="alert">${escapeHtml(a)}</p>`).join('')}
+${orderSummary(locale, payment)}
+<form method="post" action="${pagePath(locale, checkout.id)}/pay" novalidate>
+${details}
+${consent}
+<button type="submit">${escapeHtml(say(locale, 'pay', { amount }))}</button>
+<p class="hint">${escapeHtml(say(locale, 'payHint'))}</p>
+</form>
+${cancel}`, state.reason);
+  };
+
+  const show = async (ctx: Context, locale: Locale) => {
+    const view = await load(String(ctx.params.id));
+    if (!view) return message(ctx, locale, undefined, 404, 'notFoundTitle', null);
+    if (view.checkout.status === 'completed' || view.payment.status === 'succeeded') return receipt(ctx, locale, view);
+    if (closedState(view, clock.now()) === 'expired') return message(ctx, locale, view, 409, 'expiredTitle', 'expiredText', 'expired');
+    payPage(ctx, locale, view, { values: {}, problems: {} });
+  };
+
+  const pay = async (ctx: Context, locale: Locale) => {
+    const view = await load(String(ctx.params.id));
+    if (!view) return message(ctx, locale, undefined, 404, 'notFoundTitle', null);
+    const form = await readForm(ctx);
+    const closed = closedState(view, clock.now());
+    if (closed === 'not_open') return message(ctx, locale, view, 409, 'notOpenTitle', 'notOpenText', 'not_open');
+    if (closed === 'expired') return message(ctx, locale, view, 409, 'expiredTitle', 'expiredText', 'expired');
+    const processor = deps.processors.forMode(view.checkout.mode);
+    if (processor === null) return message(ctx, locale, view, 501, 'unavailable', null);
+
+    let customer: { name: string; email: string; phone: string | null } | null = null;
+    if (view.payment.customer_email === null) {
+      const values = { name: (form.name ?? '').trim(), email: (form.email ?? '').trim(), phone: (form.phone ?? '').trim() };
+      // A card number typed into our fields is refused and dropped: never stored, never shown.
+      const carded = (['name', 'email', 'phone'] as const).filter((k) => looksLikeCardNumber(values[k]));
+      if (carded.length > 0) {
+        for (const k of carded) values[k] = '';
+        return payPage(ctx, locale, view, { values, problems: {}, reason: 'card_number_refused' }, 400);
+      }
+      const problems: FormState['problems'] = {};
+      if (values.name.length < 2 || values.name.length > 80) problems.name = 'nameInvalid';
+      if (values.email.length < 3 || values.email.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(values.email)) problems.email = 'emailInvalid';
+      const phone = values.phone === '' ? null : normaliseSriLankanPhone(values.phone);
+      if (values.phone !== '' && phone === null) problems.phone = 'phoneInvalid';
+      if (Object.keys(problems).length > 0) return payPage(ctx, locale, view, { values, problems, reason: 'details_invalid' }, 400);
+      customer = { name: values.name, email: values.email, phone };
+    }
+
+    const outcome = await db.transaction(async (trx) => {
+      const checkout = await findCheckout(trx, view.checkout.id, true);
+      const payment = await findPayment(trx, view.payment.id, true);
+      if (!checkout || checkout.status === 'completed' || payment.status === 'succeeded') return 'not_open' as const;
+      if (checkout.status !== 'open' || clock.now() >= checkout.expires_at) return 'expired' as const;
+      const patch: Record<string, unknown> = {};
+      if (customer) Object.assign(patch, { customer_name: customer.name, customer_email: customer.email, customer_phone: customer.phone });
+      if (checkout.save_card && form.saveCard === 'yes') {
+        Object.assign(patch, { card_save: 'requested', card_consent_at: clock.now(), card_consent_locale: locale, card_consent_wording: say(locale, 'saveCard', { merchant: view.merchant }) });
+      }
+      let attempt = payment.attempts;
+      // Still with the processor (the customer came back to this page): the same session again.
+      if (payment.status !== 'processing') {
+        // One at a time per account and mode, so two payments cannot both squeeze under the limit.
+        await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`${checkout.account_id}:${checkout.mode}`]);
+        const account = (await trx('accounts').where({ id: checkout.account_id }).first('plan')) as { plan: string };
+        const plan = deps.config.plans[account.plan] ?? deps.config.plans[DEFAULT_PLAN];
+        const used = await monthlyUsageCents(trx, checkout.account_id, checkout.mode, clock.now());
+        if (plan && used + centsFromDb(payment.amount_cents) > plan.monthlyLimitCents) return 'monthly_limit_reached' as const;
+        attempt += 1;
+        Object.assign(patch, { status: 'processing', attempts: attempt, failure_message: null, failure_code: null });
+      }
+      await trx('payments').where({ id: payment.id }).update(patch);
+      return { attempt };
+    });
+    if (outcome === 'not_open') return message(ctx, locale, view, 409, 'notOpenTitle', 'notOpenText', 'not_open');
+    if (outcome === 'expired') return message(ctx, locale, view, 409, 'expiredTitle', 'expiredText', 'expired');
+    if (outcome === 'monthly_limit_reached') return message(ctx, locale, view, 409, 'limitReached', null, 'monthly_limit_reached');
+    const returnUrl = `${deps.config.publicBaseUrl}${pagePath(locale, view.checkout.id)}/return?attempt=${outcome.attempt}`;
+    const session = await processor.openSession({
+      reference: processorReference(view.payment.id, outcome.attempt),
+      amountCents: centsFromDb(view.payment.amount_cents),
+      merchantName: view.merchant,
+      locale,
+      returnUrl,
+    });
+    ctx.status = 303;
+    ctx.redirect(session.redirectUrl);
+  };
+
+  /** Back from the processor: the lifetime workflow applies the outcome; we wait to show it. */
+  const returned = async (ctx: Context, locale: Locale) => {
+    const view = await load(String(ctx.params.id));
+    if (!view) return message(ctx, locale, undefined, 404, 'notFoundTitle', null);
+    const attempt = Number(ctx.query.attempt);
+    if (Number.isSafeInteger(attempt) && attempt > 0 && view.payment.status === 'processing' && view.payment.attempts === attempt) {
+      const workflowId = workflowIdFor('checkout', view.checkout.id);
+      try {
+        await deps.orchestration.signal(workflowId, 'paymentAttempted', [attempt]);
+      } catch (err) {
+        if (err instanceof WorkflowNotFoundError && view.checkout.status === 'open') {
+          // Lost between commit and start (or not yet resumed): start it with the signal.
+          await deps.orchestration.signalWithStart(
+            { workflowType: 'checkoutLifetime', workflowId, args: [{ checkoutId: view.checkout.id, expiresAt: view.checkout.expires_at.toISOString() }], accountId: view.checkout.account_id, mode: view.checkout.mode },
+            'paymentAttempted',
+            [attempt],
+          );
+        } else if (!(err instanceof WorkflowClosedError)) {
+          throw err;
+        }
+      }
+      const until = Date.now() + OUTCOME_WAIT_MS;
+      while (Date.now() < until) {
+        const payment = await findPayment(db, view.payment.id);
+        const checkout = await findCheckout(db, view.checkout.id);
+        if (payment.settled_attempt >= attempt || payment.status !== 'processing' || checkout?.status !== 'open') break;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    }
+    const now = await load(view.checkout.id);
+    if (now && (now.checkout.status === 'completed' || now.payment.status === 'succeeded') && now.checkout.success_url) {
+      ctx.status = 303;
+      return ctx.redirect(now.checkout.success_url);
+    }
+    ctx.status = 303;
+    ctx.redirect(pagePath(locale, view.checkout.id));
+  };
+
+  for (const locale of ['en', 'si', 'ta'] as const) {
+    router.get(`${prefix(locale)}/checkout/:id`, (ctx) => show(ctx, locale));
+    router.post(`${prefix(locale)}/checkout/:id/pay`, (ctx) => pay(ctx, locale));
+    router.get(`${prefix(locale)}/checkout/:id/return`, (ctx) => returned(ctx, locale));
+  }
+  return router;
+}

@@ -1,0 +1,147 @@
+// Checkouts: POST /v1/checkouts (secret or publishable key) and GET /v1/checkouts/{id}.
+import { DEFAULT_PLAN } from '../../config/plans';
+import { amountInRange, CHECKOUT_LIFETIME_MS, orderFromLineItems, returnUrlProblem, summariseLineItems, type LineItemInput } from '../../domain/checkout-rules';
+import { ApiError, type FieldError } from '../../domain/errors';
+import { idPattern, newId } from '../../domain/ids';
+import type { Locale } from '../../domain/locale';
+import { normaliseSriLankanPhone } from '../../domain/phone';
+import { checkoutUrl, checkoutView, insertCheckout, loadCheckoutView, type CheckoutRow } from '../../db/checkouts';
+import { monthlyUsageCents } from '../../db/monthly-usage';
+import { insertPayment } from '../../db/payments';
+import { workflowIdFor } from '../../orchestration/ids';
+import { findOwned } from '../platform/ownership';
+import { defineRoute } from '../platform/route';
+import { checkoutCreateSchema, checkoutSchema } from '../schemas/checkout';
+
+export interface CheckoutCreateBody {
+  amountCents?: number;
+  description?: string;
+  lineItems?: LineItemInput[];
+  locale?: Locale;
+  reference?: string;
+  customer?: { name: string; email: string; phone?: string };
+  successUrl?: string;
+  cancelUrl?: string;
+  saveCard?: boolean;
+}
+
+function invalid(message: string, fields: FieldError[]): ApiError {
+  return new ApiError('VALIDATION_FAILED', message, { fields });
+}
+
+/** The amount and description the payment takes, from `amountCents` or from `lineItems`. */
+function amountOf(body: CheckoutCreateBody) {
+  if (body.amountCents !== undefined && body.lineItems !== undefined) {
+    throw invalid('Send either amountCents or lineItems, not both.', [{ path: 'lineItems', message: 'Not allowed together with amountCents.' }]);
+  }
+  if (body.lineItems !== undefined) {
+    const order = orderFromLineItems(body.lineItems);
+    if (!amountInRange(order.totalCents)) {
+      throw new ApiError('amount', `The line items come to ${order.totalCents} cents; a payment must be 1000 to 100000000 cents.`, {
+        fields: [{ path: 'lineItems', message: 'The total must be 1000 to 100000000 cents.' }],
+      });
+    }
+    return { amountCents: order.totalCents, description: body.description ?? summariseLineItems(body.lineItems), order };
+  }
+  if (body.amountCents === undefined) {
+    throw invalid('Send amountCents (with a description) or lineItems.', [{ path: 'amountCents', message: 'Required unless lineItems is sent.' }]);
+  }
+  if (!amountInRange(body.amountCents)) {
+    throw new ApiError('amount', 'A payment must be 1000 to 100000000 cents (Rs. 10 to Rs. 1,000,000).', {
+      fields: [{ path: 'amountCents', message: 'Must be 1000 to 100000000.' }],
+    });
+  }
+  if (body.description === undefined) throw invalid('A description is required with amountCents.', [{ path: 'description', message: 'Required with amountCents.' }]);
+  return { amountCents: body.amountCents, description: body.description, order: null };
+}
+
+export const checkoutRoutes = [
+  defineRoute<CheckoutCreateBody, unknown>({
+    method: 'POST',
+    path: '/v1/checkouts',
+    operationId: 'createCheckout',
+    summary: 'Create a checkout',
+    description: 'Opens a hosted checkout for 30 minutes with its payment (`requires_payment_method`). Send the customer to `url`. The outcome arrives as `payment.succeeded` or `payment.failed`; an unpaid checkout expires (`checkout.expired`).',
+    tag: 'Checkouts',
+    auth: { permission: 'checkouts:create', kinds: ['secret', 'publishable'] },
+    idempotent: true,
+    body: checkoutCreateSchema,
+    responses: { 201: { description: 'The new checkout, open.', schema: checkoutSchema } },
+    errors: ['amount', 'saved_cards_off', 'monthly_limit_reached', 'merchant_not_live', 'merchant_unavailable'],
+    async handler({ caller, body, db, clock, config, workflows, afterCommit }) {
+      const { amountCents, description, order } = amountOf(body);
+      const fields: FieldError[] = [];
+      let phone: string | null = null;
+      if (body.customer?.phone !== undefined) {
+        phone = normaliseSriLankanPhone(body.customer.phone);
+        if (phone === null) fields.push({ path: 'customer.phone', message: 'Must be a Sri Lankan number, such as 077 123 4567 or +94 11 234 5678.' });
+      }
+      for (const name of ['successUrl', 'cancelUrl'] as const) {
+        const problem = body[name] === undefined ? null : returnUrlProblem(body[name]);
+        if (problem !== null) fields.push({ path: name, message: problem });
+      }
+      if (fields.length > 0) throw invalid('The body is not valid.', fields);
+      const { account } = caller;
+      if (body.saveCard === true && caller.mode === 'live' && !account.savedCards) {
+        throw new ApiError('saved_cards_off', 'Saved cards are off for this account: a live checkout cannot offer to keep the card.');
+      }
+      const now = clock.now();
+      const plan = config.plans[account.plan] ?? config.plans[DEFAULT_PLAN];
+      const used = await monthlyUsageCents(db, account.id, caller.mode, now);
+      if (plan !== undefined && used + amountCents > plan.monthlyLimitCents) {
+        throw new ApiError('monthly_limit_reached', `This payment would take the month past the ${account.plan} plan's limit of ${plan.monthlyLimitCents} cents (${used} used).`);
+      }
+      const checkoutId = newId('checkout', now.getTime());
+      const locale = body.locale ?? 'en';
+      const payment = await insertPayment(db, {
+        id: newId('payment', now.getTime()),
+        accountId: account.id,
+        mode: caller.mode,
+        amountCents,
+        description,
+        reference: body.reference ?? null,
+        customer: body.customer ? { name: body.customer.name, email: body.customer.email, phone } : null,
+        checkoutId,
+        order,
+        now,
+      });
+      const checkout = await insertCheckout(db, {
+        id: checkoutId,
+        account_id: account.id,
+        mode: caller.mode,
+        payment_id: payment.id,
+        locale,
+        url: checkoutUrl(config.publicBaseUrl, checkoutId, locale),
+        success_url: body.successUrl ?? null,
+        cancel_url: body.cancelUrl ?? null,
+        save_card: body.saveCard ?? false,
+        expires_at: new Date(now.getTime() + CHECKOUT_LIFETIME_MS),
+        created_at: now,
+      });
+      afterCommit(async () => {
+        await workflows.start({
+          workflowType: 'checkoutLifetime',
+          workflowId: workflowIdFor('checkout', checkout.id),
+          args: [{ checkoutId: checkout.id, expiresAt: checkout.expires_at.toISOString() }],
+          accountId: account.id,
+          mode: caller.mode,
+        });
+      });
+      return { status: 201, body: checkoutView(checkout, payment) };
+    },
+  }),
+  defineRoute<unknown, unknown, { id: string }>({
+    method: 'GET',
+    path: '/v1/checkouts/{id}',
+    operationId: 'getCheckout',
+    summary: 'Get a checkout',
+    tag: 'Checkouts',
+    auth: { permission: 'payments:read' },
+    params: { id: idPattern('checkout') },
+    responses: { 200: { description: 'The checkout, with its payment.', schema: checkoutSchema } },
+    async handler({ caller, params, db }) {
+      const row = await findOwned<CheckoutRow>(db, 'checkouts', params.id, caller, 'checkout');
+      return { status: 200, body: await loadCheckoutView(db, row) };
+    },
+  }),
+];

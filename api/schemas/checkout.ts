@@ -1,0 +1,58 @@
+import { idPattern } from '../../domain/ids';
+import { localeSchema } from './customer';
+import { modeSchema, named, nullable, object, timestampSchema } from './json-schema';
+import { paymentSchema } from './payment';
+
+const returnUrl = { type: 'string', minLength: 1, maxLength: 2000, description: 'https, http on localhost, or an app URL scheme (myapp://...).' };
+
+export const checkoutCreateSchema = object({
+  amountCents: { type: 'integer', description: '1000 to 100000000 (reason `amount` outside); required unless `lineItems`; refused together with `lineItems`.' },
+  description: { type: 'string', minLength: 1, maxLength: 120, description: 'Required with `amountCents`; with `lineItems` a summary is made when omitted.' },
+  lineItems: {
+    type: 'array',
+    minItems: 1,
+    maxItems: 10,
+    description: 'The total must come to 1000..100000000 cents (reason `amount`).',
+    items: object(
+      {
+        name: { type: 'string', minLength: 1, maxLength: 80 },
+        description: { type: 'string', maxLength: 200 },
+        unitAmountCents: { type: 'integer', minimum: 100, maximum: 100_000_000 },
+        quantity: { type: 'integer', minimum: 1, maximum: 99 },
+      },
+      ['name', 'unitAmountCents', 'quantity'],
+    ),
+  },
+  locale: { ...localeSchema, default: 'en' },
+  reference: { type: 'string', maxLength: 64 },
+  customer: object(
+    {
+      name: { type: 'string', minLength: 2, maxLength: 80 },
+      email: { type: 'string', minLength: 3, maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+$' },
+      phone: { type: 'string', maxLength: 24, description: 'Sri Lankan number; spaces and dashes removed; returned as +94...' },
+    },
+    ['name', 'email'],
+  ),
+  successUrl: returnUrl,
+  cancelUrl: returnUrl,
+  saveCard: { type: 'boolean', default: false },
+});
+
+export const checkoutSchema = named('Checkout', {
+  type: 'object',
+  required: ['object', 'id', 'mode', 'status', 'url', 'expiresAt', 'payment'],
+  properties: {
+    object: { const: 'checkout' },
+    id: { type: 'string', pattern: idPattern('checkout') },
+    mode: modeSchema,
+    status: { type: 'string', enum: ['open', 'completed', 'expired'] },
+    url: { type: 'string', format: 'uri' },
+    locale: localeSchema,
+    successUrl: nullable({ type: 'string' }),
+    cancelUrl: nullable({ type: 'string' }),
+    saveCard: { type: 'boolean' },
+    expiresAt: timestampSchema,
+    createdAt: timestampSchema,
+    payment: paymentSchema,
+  },
+});

@@ -1,0 +1,129 @@
+// Payments: the row, the public Payment object, and the outcomes a processor reports. Every
+// change is a conditional UPDATE from the expected status, so a retried activity changes nothing
+// twice.
+import type { Knex } from 'knex';
+import type { Mode } from '../domain/api-keys';
+import type { CardScheme } from '../domain/card';
+import type { Order } from '../domain/checkout-rules';
+import { centsFromDb, CURRENCY } from '../domain/money';
+import { timestamp } from '../domain/time';
+
+export const PAYMENT_STATUSES = [
+  'requires_payment_method', 'processing', 'succeeded', 'failed', 'canceled', 'partially_refunded', 'refunded', 'disputed',
+] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+export interface PaymentRow {
+  id: string;
+  account_id: string;
+  mode: Mode;
+  status: PaymentStatus;
+  amount_cents: string | number;
+  description: string;
+  reference: string | null;
+  customer_name: string | null;
+  customer_email: string | null;
+  customer_phone: string | null;
+  card_scheme: CardScheme | null;
+  card_last4: string | null;
+  card_save: string;
+  fee_cents: string | number | null;
+  net_cents: string | number | null;
+  refunded_cents: string | number;
+  failure_message: string | null;
+  failure_code: string | null;
+  payment_link_id: string | null;
+  saved_card_id: string | null;
+  invoice_id: string | null;
+  checkout_id: string | null;
+  checkout_page_id: string | null;
+  order: Order | null;
+  attempts: number;
+  settled_attempt: number;
+  created_at: Date;
+  succeeded_at: Date | null;
+}
+
+export interface NewPayment {
+  id: string;
+  accountId: string;
+  mode: Mode;
+  amountCents: number;
+  description: string;
+  reference: string | null;
+  customer: { name: string; email: string; phone: string | null } | null;
+  checkoutId: string;
+  order: Order | null;
+  now: Date;
+}
+
+export async function insertPayment(db: Knex | Knex.Transaction, p: NewPayment): Promise<PaymentRow> {
+  const [row] = (await db('payments')
+    .insert({
+      id: p.id,
+      account_id: p.accountId,
+      mode: p.mode,
+      status: 'requires_payment_method',
+      amount_cents: p.amountCents,
+      description: p.description,
+      reference: p.reference,
+      customer_name: p.customer?.name ?? null,
+      customer_email: p.customer?.email ?? null,
+      customer_phone: p.customer?.phone ?? null,
+      checkout_id: p.checkoutId,
+      order: p.order === null ? null : JSON.stringify(p.order),
+      created_at: p.now,
+    })
+    .returning('*')) as PaymentRow[];
+  return row as PaymentRow;
+}
+
+export function paymentsQuery(db: Knex | Knex.Transaction, scope: { accountId: string; mode: Mode }, status?: PaymentStatus): Knex.QueryBuilder {
+  const query = db<PaymentRow>('payments').where({ account_id: scope.accountId, mode: scope.mode });
+  return status === undefined ? query : query.where({ status });
+}
+
+export async function findPayment(db: Knex | Knex.Transaction, id: string, forUpdate = false): Promise<PaymentRow> {
+  const query = db<PaymentRow>('payments').where({ id }).first();
+  const row = (await (forUpdate ? query.forUpdate() : query)) as PaymentRow | undefined;
+  if (!row) throw new Error(`payment ${id} not found`);
+  return row;
+}
+
+/** The processor reference of an attempt: stable, so a repeated call finds the same session. */
+export function processorReference(paymentId: string, attempt: number): string {
+  return `${paymentId}.${attempt}`;
+}
+
+export function paymentView(row: PaymentRow) {
+  return {
+    object: 'payment' as const,
+    id: row.id,
+    mode: row.mode,
+    status: row.status,
+    amountCents: centsFromDb(row.amount_cents),
+    currency: CURRENCY,
+    description: row.description,
+    reference: row.reference,
+    customer: row.customer_email === null ? null : { name: row.customer_name, email: row.customer_email, phone: row.customer_phone },
+    card: row.card_scheme === null ? null : { scheme: row.card_scheme, last4: row.card_last4 as string },
+    cardSave: row.card_save,
+    feeCents: row.fee_cents === null ? null : centsFromDb(row.fee_cents),
+    netCents: row.net_cents === null ? null : centsFromDb(row.net_cents),
+    refundedCents: centsFromDb(row.refunded_cents),
+    failureMessage: row.failure_message,
+    paymentLinkId: row.payment_link_id,
+    savedCardId: row.saved_card_id,
+    invoiceId: row.invoice_id,
+    checkoutId: row.checkout_id,
+    checkoutPageId: row.checkout_page_id,
+    order: row.order,
+    delivery: null,
+    customFields: null,
+    customerTaxId: null,
+    termsAcceptedAt: null,
+    createdAt: row.created_at.toISOString(),
+    succeededAt: timestamp(row.succeeded_at),
+  };
+}
+export type PaymentView = ReturnType<typeof paymentView>;

@@ -1,0 +1,78 @@
+// The rules of a new checkout that JSON Schema cannot say: amounts (reason `amount`), the line
+// items' order and summary, and where the customer may be sent back to.
+
+export const PAYMENT_MIN_CENTS = 1_000;
+export const PAYMENT_MAX_CENTS = 100_000_000;
+export const CHECKOUT_LIFETIME_MS = 30 * 60 * 1000;
+
+export interface LineItemInput {
+  name: string;
+  description?: string;
+  unitAmountCents: number;
+  quantity: number;
+}
+
+export interface OrderLine {
+  id: string;
+  name: string;
+  description?: string;
+  quantity: number;
+  unitAmountCents: number;
+  amountCents: number;
+  suggested: boolean;
+}
+
+export interface Order {
+  lines: OrderLine[];
+  subtotalCents: number;
+  discount: null;
+  shipping: null;
+  tax: null;
+  totalCents: number;
+}
+
+export function amountInRange(cents: number): boolean {
+  return cents >= PAYMENT_MIN_CENTS && cents <= PAYMENT_MAX_CENTS;
+}
+
+/** Lines `line-1`, `line-2`, ... in the order sent; the total is what the customer pays. */
+export function orderFromLineItems(items: readonly LineItemInput[]): Order {
+  const lines = items.map((item, i): OrderLine => ({
+    id: `line-${i + 1}`,
+    name: item.name,
+    ...(item.description !== undefined ? { description: item.description } : {}),
+    quantity: item.quantity,
+    unitAmountCents: item.unitAmountCents,
+    amountCents: item.unitAmountCents * item.quantity,
+    suggested: false,
+  }));
+  const subtotalCents = lines.reduce((sum, line) => sum + line.amountCents, 0);
+  return { lines, subtotalCents, discount: null, shipping: null, tax: null, totalCents: subtotalCents };
+}
+
+/** "2 × Tea, 1 × Cake", cut to the description's 120 characters with an ellipsis. */
+export function summariseLineItems(items: readonly LineItemInput[]): string {
+  const text = items.map((item) => `${item.quantity} × ${item.name}`).join(', ');
+  return text.length <= 120 ? text : `${text.slice(0, 119)}…`;
+}
+
+// Schemes a browser must never be sent to, even as an "app" scheme.
+const UNSAFE_SCHEMES = new Set(['javascript', 'data', 'vbscript', 'file', 'blob', 'about', 'filesystem', 'ftp', 'ws', 'wss', 'mailto', 'tel', 'http', 'https']);
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** https anywhere, http only on localhost, or an app's own URL scheme (`myapp://...`). */
+export function returnUrlProblem(value: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'Must be an absolute URL.';
+  }
+  const scheme = url.protocol.slice(0, -1);
+  if (scheme === 'https') return url.hostname ? null : 'Must name a host.';
+  if (scheme === 'http') return LOCAL_HOSTS.has(url.hostname) ? null : 'Must use https (http only on localhost).';
+  if (UNSAFE_SCHEMES.has(scheme) || !/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
+    return 'Must use https, http on localhost, or an app URL scheme such as myapp://.';
+  }
+  return null;
+}

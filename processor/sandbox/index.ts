@@ -1,0 +1,261 @@
+// The sandbox processor (test mode): a card processor's hosted payment page, its 3-D Secure page
+// and its own table. The card number and CVV are checked here and dropped: only the scheme, last
+// four digits, expiry and a token are kept and reported to the service.
+import { randomBytes } from 'node:crypto';
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { Knex } from 'knex';
+import type { Clock } from '../../domain/clock';
+import { cardScheme, luhnValid, SCHEME_NAMES, type CardScheme } from '../../domain/card';
+import { LOCALES, type Locale } from '../../domain/locale';
+import { centsFromDb, formatRupees } from '../../domain/money';
+import { escapeHtml } from '../../api/docs/html';
+import { readForm } from '../../api/pages/form';
+import type { CardProcessor, DeclineCode, ProcessorOutcome, ReportedCard } from '../port';
+import { DECLINE_MESSAGES, expectedCvv, outcomeForExpiry, TEST_CARDS } from './cards';
+import { SANDBOX_MESSAGES } from './messages';
+
+interface SessionRow {
+  id: string;
+  reference: string;
+  amount_cents: string | number;
+  merchant_name: string;
+  return_url: string;
+  status: 'awaiting_card' | 'awaiting_3ds' | 'approved' | 'declined' | 'canceled';
+  decline_code: DeclineCode | null;
+  scheme: CardScheme | null;
+  last4: string | null;
+  expiry_month: number | null;
+  expiry_year: number | null;
+  token: string | null;
+}
+
+function randomId(prefix: string): string {
+  const alphabet = '0123456789abcdefghijklmnopqrstuvwxyz';
+  return `${prefix}_${[...randomBytes(24)].map((b) => alphabet[b % 36]).join('')}`;
+}
+
+function reportedCard(row: SessionRow): ReportedCard | null {
+  if (row.scheme === null) return null;
+  return { scheme: row.scheme, last4: row.last4 as string, expiryMonth: row.expiry_month as number, expiryYear: row.expiry_year as number, token: row.token as string };
+}
+
+function outcomeOf(row: SessionRow | undefined): ProcessorOutcome {
+  if (row === undefined) return { status: 'pending' };
+  switch (row.status) {
+    case 'approved':
+      return { status: 'approved', card: reportedCard(row) as ReportedCard };
+    case 'declined': {
+      const code = row.decline_code as DeclineCode;
+      return { status: 'declined', code, message: DECLINE_MESSAGES[code], card: reportedCard(row) };
+    }
+    case 'canceled':
+      return { status: 'canceled' };
+    default:
+      return { status: 'pending' };
+  }
+}
+
+export const SANDBOX_PATH = '/sandbox/sessions';
+
+export function createSandboxProcessor(deps: { db: Knex; clock: Clock; publicBaseUrl: () => string }): CardProcessor {
+  const { db, clock } = deps;
+  return {
+    async openSession(request) {
+      const now = clock.now();
+      // One session per reference: a repeated call (a retry, a second click) finds the first.
+      await db('sandbox_sessions')
+        .insert({
+          id: randomId('sbx'),
+          reference: request.reference,
+          amount_cents: request.amountCents,
+          merchant_name: request.merchantName,
+          return_url: request.returnUrl,
+          status: 'awaiting_card',
+          created_at: now,
+          updated_at: now,
+        })
+        .onConflict('reference')
+        .ignore();
+      const row = (await db('sandbox_sessions').where({ reference: request.reference }).first()) as SessionRow;
+      return { redirectUrl: `${deps.publicBaseUrl()}${SANDBOX_PATH}/${row.id}?lang=${request.locale}` };
+    },
+    async outcome(reference) {
+      return outcomeOf((await db('sandbox_sessions').where({ reference }).first()) as SessionRow | undefined);
+    },
+    async cancel(reference) {
+      await db('sandbox_sessions')
+        .where({ reference })
+        .whereIn('status', ['awaiting_card', 'awaiting_3ds'])
+        .update({ status: 'canceled', updated_at: clock.now() });
+      return outcomeOf((await db('sandbox_sessions').where({ reference }).first()) as SessionRow | undefined);
+    },
+  };
+}
+
+function localeOf(ctx: Context): Locale {
+  const lang = ctx.query.lang;
+  return typeof lang === 'string' && (LOCALES as readonly string[]).includes(lang) ? (lang as Locale) : 'en';
+}
+
+function page(locale: Locale, title: string, body: string): string {
+  return `<!doctype html>
+<html lang="${locale}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${escapeHtml(title)}</title>
+<style>
+body{font:17px/1.5 system-ui,sans-serif;margin:0;background:#f3f4f6;color:#111}
+main{max-width:28rem;margin:0 auto;padding:1rem}
+.card{background:#fff;border:1px solid #c8ccd2;border-radius:8px;padding:1rem}
+.banner{background:#fff4ce;border:1px solid #8a6d00;padding:.5rem;border-radius:6px}
+label{display:block;margin-top:.8rem;font-weight:600}
+input{font:inherit;width:100%;box-sizing:border-box;padding:.6rem;border:1px solid #5f6368;border-radius:6px}
+button{font:inherit;margin-top:1rem;width:100%;padding:.75rem;border:0;border-radius:6px;background:#14532d;color:#fff;cursor:pointer}
+button.secondary{background:#fff;color:#7f1d1d;border:2px solid #7f1d1d}
+:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}
+[role=alert]{color:#7f1d1d;font-weight:600}
+</style>
+</head>
+<body><main>${body}</main></body>
+</html>
+`;
+}
+
+export function sandboxRouter(deps: { db: Knex; clock: Clock }): Router {
+  const { db, clock } = deps;
+  const router = new Router({ strict: true, sensitive: true });
+  const load = async (ctx: Context): Promise<SessionRow | undefined> => {
+    const id = String(ctx.params.id);
+    return /^sbx_[0-9a-z]{24}$/.test(id) ? ((await db('sandbox_sessions').where({ id }).first()) as SessionRow | undefined) : undefined;
+  };
+  const notFound = (ctx: Context) => {
+    ctx.status = 404;
+    ctx.type = 'html';
+    ctx.body = page('en', 'Not found', '<h1>Not found</h1>');
+  };
+  const finished = (ctx: Context, row: SessionRow, locale: Locale) => {
+    if (row.status === 'canceled') {
+      const t = SANDBOX_MESSAGES[locale];
+      ctx.status = 409;
+      ctx.type = 'html';
+      ctx.body = page(locale, t.canceled, `<div class="card"><h1>${escapeHtml(t.canceled)}</h1><p><a href="${escapeHtml(row.return_url)}">${escapeHtml(t.back)}</a></p></div>`);
+    } else {
+      ctx.redirect(row.return_url);
+      ctx.status = 303;
+    }
+  };
+  const cardForm = (row: SessionRow, locale: Locale, error?: string) => {
+    const t = SANDBOX_MESSAGES[locale];
+    const amount = formatRupees(centsFromDb(row.amount_cents));
+    return page(locale, t.title, `
+<p class="banner">${escapeHtml(t.banner)}</p>
+<div class="card">
+<h1>${escapeHtml(t.title)}</h1>
+<p>${escapeHtml(t.payTo)}: <strong>${escapeHtml(row.merchant_name)}</strong>, ${escapeHtml(amount)}</p>
+${error ? `<p role="alert" id="card-error">${escapeHtml(error)}</p>` : ''}
+<form method="post" action="${SANDBOX_PATH}/${row.id}/card?lang=${locale}" autocomplete="off">
+<label for="number">${escapeHtml(t.cardNumber)}</label>
+<input id="number" name="number" inputmode="numeric" autocomplete="cc-number" required ${error ? 'aria-describedby="card-error"' : ''}>
+<label for="expiry">${escapeHtml(t.expiry)}</label>
+<input id="expiry" name="expiry" inputmode="numeric" autocomplete="cc-exp" placeholder="MM/YY" required>
+<label for="cvv">${escapeHtml(t.cvv)}</label>
+<input id="cvv" name="cvv" inputmode="numeric" autocomplete="cc-csc" required>
+<button type="submit">${escapeHtml(`${t.pay} ${amount}`)}</button>
+</form>
+<p><small>${escapeHtml(t.testCards)}</small></p>
+</div>`);
+  };
+  const threeDs = (row: SessionRow, locale: Locale) => {
+    const t = SANDBOX_MESSAGES[locale];
+    return page(locale, t.threeDsTitle, `
+<p class="banner">${escapeHtml(t.banner)}</p>
+<div class="card">
+<h1>${escapeHtml(t.threeDsTitle)}</h1>
+<p>${escapeHtml(t.threeDsText)}</p>
+<p>${escapeHtml(row.merchant_name)}: ${escapeHtml(formatRupees(centsFromDb(row.amount_cents)))}, ${escapeHtml(SCHEME_NAMES[row.scheme as CardScheme])} •••• ${escapeHtml(row.last4)}</p>
+<form method="post" action="${SANDBOX_PATH}/${row.id}/3ds?lang=${locale}">
+<button type="submit" name="result" value="pass">${escapeHtml(t.authenticate)}</button>
+<button type="submit" name="result" value="fail" class="secondary">${escapeHtml(t.failAuthentication)}</button>
+</form>
+</div>`);
+  };
+
+  router.get(`${SANDBOX_PATH}/:id`, async (ctx) => {
+    const row = await load(ctx);
+    if (!row) return notFound(ctx);
+    const locale = localeOf(ctx);
+    if (row.status === 'awaiting_3ds') return ctx.redirect(`${SANDBOX_PATH}/${row.id}/3ds?lang=${locale}`);
+    if (row.status !== 'awaiting_card') return finished(ctx, row, locale);
+    ctx.type = 'html';
+    ctx.body = cardForm(row, locale);
+  });
+
+  router.post(`${SANDBOX_PATH}/:id/card`, async (ctx) => {
+    const row = await load(ctx);
+    if (!row) return notFound(ctx);
+    const locale = localeOf(ctx);
+    if (row.status !== 'awaiting_card') return finished(ctx, row, locale);
+    const form = await readForm(ctx);
+    const t = SANDBOX_MESSAGES[locale];
+    const number = (form.number ?? '').replace(/[\s-]/g, '');
+    const expiry = /^\s*(0[1-9]|1[0-2])\s*\/\s*(\d{2})\s*$/.exec(form.expiry ?? '');
+    const scheme = luhnValid(number) ? cardScheme(number) : null;
+    let error: string | undefined;
+    if (number.length < 13 || number.length > 19 || scheme === null) error = t.invalidNumber;
+    else if (!TEST_CARDS.some((c) => c.number === number)) error = t.notTestCard;
+    else if (!expiry) error = t.invalidExpiry;
+    else if ((form.cvv ?? '').trim() !== expectedCvv(scheme)) error = t.invalidCvv;
+    if (error !== undefined || scheme === null || !expiry) {
+      // The form comes back empty: the card number is never written into a page.
+      ctx.status = 400;
+      ctx.type = 'html';
+      ctx.body = cardForm(row, locale, error);
+      return;
+    }
+    await db('sandbox_sessions')
+      .where({ id: row.id, status: 'awaiting_card' })
+      .update({
+        status: 'awaiting_3ds',
+        scheme,
+        last4: number.slice(-4),
+        expiry_month: Number(expiry[1]),
+        expiry_year: 2000 + Number(expiry[2]),
+        token: randomId('tok'),
+        updated_at: clock.now(),
+      });
+    ctx.status = 303;
+    ctx.redirect(`${SANDBOX_PATH}/${row.id}/3ds?lang=${locale}`);
+  });
+
+  router.get(`${SANDBOX_PATH}/:id/3ds`, async (ctx) => {
+    const row = await load(ctx);
+    if (!row) return notFound(ctx);
+    const locale = localeOf(ctx);
+    if (row.status === 'awaiting_card') return ctx.redirect(`${SANDBOX_PATH}/${row.id}?lang=${locale}`);
+    if (row.status !== 'awaiting_3ds') return finished(ctx, row, locale);
+    ctx.type = 'html';
+    ctx.body = threeDs(row, locale);
+  });
+
+  router.post(`${SANDBOX_PATH}/:id/3ds`, async (ctx) => {
+    const row = await load(ctx);
+    if (!row) return notFound(ctx);
+    const locale = localeOf(ctx);
+    if (row.status !== 'awaiting_3ds') return finished(ctx, row, locale);
+    const form = await readForm(ctx);
+    const decided = form.result === 'pass' ? outcomeForExpiry(row.expiry_month as number, row.expiry_year as number, clock.now()) : 'authentication_failed';
+    const [updated] = (await db('sandbox_sessions')
+      .where({ id: row.id, status: 'awaiting_3ds' })
+      .update(decided === 'approved'
+        ? { status: 'approved', updated_at: clock.now() }
+        : { status: 'declined', decline_code: decided, updated_at: clock.now() })
+      .returning('*')) as SessionRow[];
+    // Lost a race with a cancellation (the checkout expired meanwhile): show what was decided.
+    finished(ctx, updated ?? ((await load(ctx)) as SessionRow), locale);
+  });
+
+  return router;
+}

@@ -1,0 +1,47 @@
+// Drives the hosted pages over plain HTTP (no browser), as a form-posting client would: the pay
+// action, the sandbox's card page and its 3-D Secure page, and the return to the service.
+import assert from 'node:assert/strict';
+import type { TestApi } from '../support/api';
+
+export interface Step {
+  status: number;
+  location: string | null;
+  text: string;
+}
+
+export async function get(url: string): Promise<Step> {
+  const res = await fetch(url, { redirect: 'manual' });
+  return { status: res.status, location: res.headers.get('location'), text: await res.text() };
+}
+
+export async function postForm(url: string, form: Record<string, string>): Promise<Step> {
+  const res = await fetch(url, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form).toString(),
+  });
+  return { status: res.status, location: res.headers.get('location'), text: await res.text() };
+}
+
+export function absolute(api: TestApi, location: string): string {
+  return new URL(location, api.url).toString();
+}
+
+/** Pay action, card page and 3-D Secure; returns the URL the processor sends the customer back to. */
+export async function payAtProcessor(
+  api: TestApi,
+  checkoutUrl: string,
+  card: { number: string; expiry: string; cvv: string; threeDs?: 'pass' | 'fail' },
+  details: Record<string, string> = {},
+): Promise<string> {
+  const pay = await postForm(`${checkoutUrl}/pay`, details);
+  assert.equal(pay.status, 303, pay.text);
+  const session = absolute(api, pay.location as string);
+  const sessionUrl = new URL(session);
+  const cardStep = await postForm(`${sessionUrl.origin}${sessionUrl.pathname}/card${sessionUrl.search}`, { number: card.number, expiry: card.expiry, cvv: card.cvv });
+  assert.equal(cardStep.status, 303, cardStep.text);
+  const threeDs = await postForm(absolute(api, cardStep.location as string), { result: card.threeDs ?? 'pass' });
+  assert.equal(threeDs.status, 303, threeDs.text);
+  return absolute(api, threeDs.location as string);
+}
