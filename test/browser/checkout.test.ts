@@ -68,11 +68,11 @@ describe('hosted checkout in a browser', function () {
     // Keyboard order: the details, then the pay button.
     await page.getByLabel('Name').focus();
     await page.keyboard.press('Tab');
-    assert.equal(await page.evaluate(() => document.activeElement?.id), 'email');
+    assert.equal(await page.evaluate(() => (globalThis as any).document.activeElement?.id), 'email');
     await page.keyboard.press('Tab');
-    assert.equal(await page.evaluate(() => document.activeElement?.id), 'phone');
+    assert.equal(await page.evaluate(() => (globalThis as any).document.activeElement?.id), 'phone');
     await page.keyboard.press('Tab');
-    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Pay Rs. 3,500.00');
+    assert.equal(await page.evaluate(() => (globalThis as any).document.activeElement?.textContent), 'Pay Rs. 3,500.00');
     await fillDetails(page);
     await page.getByRole('button', { name: 'Pay Rs. 3,500.00' }).click();
     await payWithCard(page, { number: '5123450000000008', expiry: '01/39', cvv: '100' });
