@@ -8,6 +8,8 @@ import type { Clock } from '../domain/clock';
 import type { OrchestrationPort } from '../orchestration';
 import { createProcessors } from '../processor';
 import { createCheckoutActivities } from './checkouts';
+import { createWebhookActivities } from './webhook-delivery';
+import type { Resolver } from './webhook-http';
 
 export interface ActivityDeps {
   db: Knex;
@@ -16,11 +18,14 @@ export interface ActivityDeps {
   log: Logger;
   /** The port, for activities that signal or start other workflows (read lazily: it is built after them). */
   orchestration(): OrchestrationPort;
+  /** How webhook hosts are resolved (tests point names at chosen addresses); DNS by default. */
+  resolveHost?: Resolver;
 }
 
 export function createActivities(deps: ActivityDeps): Record<string, ActivityFunction> {
   const processors = createProcessors({ db: deps.db, clock: deps.clock, publicBaseUrl: () => deps.config.publicBaseUrl });
   return {
     ...createCheckoutActivities({ ...deps, processors }),
+    ...createWebhookActivities({ ...deps, resolve: deps.resolveHost }),
   };
 }

@@ -6,6 +6,13 @@ import { accountView, findAccount, updateAccount, type AccountChanges } from '..
 import { apiKeyView, createApiKey, revokeApiKey } from '../db/api-keys';
 import { migrate } from '../db/connection';
 import { createMerchant } from '../db/merchants';
+import { PUBLIC_EVENT_TYPES } from '../domain/event-types';
+import { createWebhookEndpoint, rotateWebhookSecret, type WebhookEndpointRow } from '../db/webhook-endpoints';
+import { createPingDelivery, webhookAttemptView, type WebhookAttemptRow } from '../db/webhook-deliveries';
+import { destinationProblem } from '../activities/webhook-http';
+import { createWebhookActivities } from '../activities/webhook-delivery';
+import { systemClock } from '../domain/clock';
+import pino from 'pino';
 
 export class UsageError extends Error {}
 
@@ -64,6 +71,13 @@ async function changeAccount(input: CommandInput, changes: AccountChanges, verb:
   return accountOutput(account, verb);
 }
 
+async function findEndpoint(input: CommandInput): Promise<WebhookEndpointRow> {
+  const id = argument(input, 'endpointId');
+  const endpoint = (await input.db('webhook_endpoints').where({ id }).first()) as WebhookEndpointRow | undefined;
+  if (!endpoint) throw new Error(`no webhook endpoint ${id}`);
+  return endpoint;
+}
+
 export const commands: Record<string, Command> = {
   async migrate(input) {
     const applied = await migrate(input.db);
@@ -116,6 +130,67 @@ export const commands: Record<string, Command> = {
     if (!(await findAccount(input.db, accountId))) throw new Error(`no account ${accountId}`);
     const { record, key } = await createApiKey(input.db, { accountId, kind, mode, permissions, expiresAt, now: input.now });
     return { json: { id: record.id, key }, text: `created ${record.id} (${kind}, ${mode}); the key, shown once:\n  ${key}` };
+  },
+
+  async 'webhook add'(input) {
+    const accountId = argument(input, 'accountId');
+    const mode = oneOf<Mode>(option(input, 'mode'), MODES, '--mode');
+    const url = option(input, 'url');
+    if (!url) throw new UsageError('--url is required');
+    const events = option(input, 'events')?.split(',').map((t) => oneOf(t.trim(), PUBLIC_EVENT_TYPES, '--events'));
+    const problem = await destinationProblem(url, mode);
+    if (problem) throw new Error(`--url cannot receive ${mode} webhooks: ${problem}`);
+    if (!(await findAccount(input.db, accountId))) throw new Error(`no account ${accountId}`);
+    const { endpoint, secret } = await createWebhookEndpoint(input.db, { accountId, mode, url, eventTypes: events ?? null, key: input.config.secretKey(), now: input.now });
+    return { json: { id: endpoint.id, secret }, text: `added ${endpoint.id} (${mode}) -> ${url}; signing secret, shown once:\n  ${secret}` };
+  },
+
+  async 'webhook rotate'(input) {
+    const endpoint = await findEndpoint(input);
+    const secret = await input.db.transaction((trx) => rotateWebhookSecret(trx, endpoint.id, input.config.secretKey(), input.now));
+    return { json: { id: endpoint.id, secret }, text: `new signing secret for ${endpoint.id} (the old one signs alongside for 24 h):\n  ${secret}` };
+  },
+
+  async 'webhook list'(input) {
+    const accountId = argument(input, 'accountId');
+    const rows = (await input.db('webhook_endpoints').where({ account_id: accountId }).orderBy('id', 'desc')) as WebhookEndpointRow[];
+    const list = rows.map((r) => ({ id: r.id, url: r.url, mode: r.mode, enabled: r.enabled }));
+    return { json: list, text: list.length ? list.map((e) => `${e.id}  ${e.mode}  ${e.enabled ? 'enabled ' : 'disabled'}  ${e.url}`).join('\n') : 'no webhook endpoints' };
+  },
+
+  async 'webhook attempts'(input) {
+    const endpoint = await findEndpoint(input);
+    const rows = (await input.db('webhook_attempts as a')
+      .join('webhook_deliveries as d', 'd.id', 'a.delivery_id')
+      .where('d.endpoint_id', endpoint.id)
+      .orderBy([{ column: 'a.attempted_at', order: 'desc' }, { column: 'a.id', order: 'desc' }])
+      .limit(100)
+      .select('a.*', 'd.event_type', 'd.event_id')) as (WebhookAttemptRow & { event_type: string; event_id: string | null })[];
+    const list = rows.map((r) => ({ ...webhookAttemptView(r), eventType: r.event_type, eventId: r.event_id }));
+    return {
+      json: list,
+      text: list.length
+        ? list.map((a) => `${a.attemptedAt}  ${a.deliveryId} #${a.attemptNumber}  ${a.eventType}  ${a.statusCode ?? '-'}  ${a.latencyMs} ms${a.error ? `  ${a.error}` : ''}`).join('\n')
+        : 'no attempts yet',
+    };
+  },
+
+  async 'webhook ping'(input) {
+    const endpoint = await findEndpoint(input);
+    const delivery = await createPingDelivery(input.db, endpoint, input.now);
+    const activities = createWebhookActivities({
+      db: input.db,
+      clock: systemClock,
+      config: input.config,
+      log: pino({ level: 'silent' }),
+      orchestration: () => {
+        throw new Error('a ping needs no workflow');
+      },
+    });
+    const { delivered } = await activities.attemptWebhookDelivery(delivery.id, { manual: true });
+    const attempt = (await input.db('webhook_attempts').where({ delivery_id: delivery.id }).first()) as WebhookAttemptRow;
+    const view = { ...webhookAttemptView(attempt), delivered };
+    return { json: view, text: `test.ping to ${endpoint.url}: ${delivered ? 'delivered' : 'failed'} (${attempt.status_code ?? attempt.error}, ${attempt.latency_ms} ms)` };
   },
 
   async 'key revoke'(input) {

@@ -14,6 +14,11 @@ const USAGE = `usage: kasi <command> [--json]
   kasi merchant set <accountId> [--saved-cards on|off] [--plan <plan>] [--status active|suspended]
   kasi key create <accountId> --kind secret|publishable|agent --mode test|live [--permissions a,b] [--expires <ISO time>]
   kasi key revoke <key-or-id>
+  kasi webhook add <accountId> --url <url> --mode test|live [--events type,type]
+  kasi webhook rotate <endpointId>
+  kasi webhook list <accountId>
+  kasi webhook attempts <endpointId>
+  kasi webhook ping <endpointId>
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -32,6 +37,8 @@ async function main(argv: string[]): Promise<number> {
       mode: { type: 'string' },
       permissions: { type: 'string' },
       expires: { type: 'string' },
+      url: { type: 'string' },
+      events: { type: 'string' },
     },
   });
   const [group, verb, ...args] = positionals;

@@ -2,6 +2,7 @@
 // DESIGN.md). Everything else receives a Config rather than reading process.env itself.
 import path from 'node:path';
 import { loadPlans, type Plan } from './plans';
+import { loadSecretKey } from './secret-key';
 
 export interface Config {
   port: number;
@@ -24,6 +25,10 @@ export interface Config {
   smtpUrl: string | undefined;
   logLevel: string;
   plans: Record<string, Plan>;
+  /** Encrypts stored secrets; read on first use (see config/secret-key.ts). */
+  secretKey(): Buffer;
+  /** A webhook attempt that has no answer after this long counts as failed. */
+  webhookTimeoutMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -50,6 +55,8 @@ export function loadConfig(env: Env = process.env): Config {
   if (store !== 'memory' && store !== 'postgres') {
     throw new Error(`RATE_LIMIT_STORE must be memory or postgres, got "${store}"`);
   }
+  const dataDir = path.resolve(env.KASI_DATA_DIR || '.data');
+  let secretKey: Buffer | undefined;
   return {
     port,
     host,
@@ -59,12 +66,14 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     temporalAddress: env.TEMPORAL_ADDRESS || undefined,
     temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',
-    dataDir: path.resolve(env.KASI_DATA_DIR || '.data'),
+    dataDir,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 120),
     rateLimitStore: store,
     corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
     smtpUrl: env.SMTP_URL || undefined,
     logLevel: env.LOG_LEVEL || 'info',
     plans: loadPlans(env.KASI_PLANS_FILE || undefined),
+    secretKey: () => (secretKey ??= loadSecretKey(env.KASI_SECRET_KEY || undefined, dataDir)),
+    webhookTimeoutMs: integer(env, 'KASI_WEBHOOK_TIMEOUT_MS', 10_000),
   };
 }

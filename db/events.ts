@@ -5,6 +5,9 @@ import { newId } from '../domain/ids';
 import type { Mode } from '../domain/api-keys';
 import type { PublicEventType } from '../domain/event-types';
 
+/** The Postgres NOTIFY channel that tells dispatchers the outbox has new events. */
+export const EVENTS_CHANNEL = 'kasi_events';
+
 export interface EventRow {
   id: string;
   account_id: string;
@@ -40,5 +43,7 @@ export async function recordEvent(
     created_at: input.now,
   };
   await trx('events').insert({ ...row, data: JSON.stringify(input.data) });
+  // Wakes the webhook dispatchers when the transaction commits (no-op if it rolls back).
+  await trx.raw(`select pg_notify('${EVENTS_CHANNEL}', '')`);
   return eventView(row);
 }

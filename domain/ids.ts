@@ -20,6 +20,7 @@ export const ID_PREFIXES = {
   invoice: 'in',
   meter: 'mtr',
   webhookEndpoint: 'we',
+  webhookDelivery: 'whd',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

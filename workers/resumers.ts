@@ -3,6 +3,7 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../domain/clock';
 import { openCheckouts } from '../db/checkouts';
+import { pendingDeliveries } from '../db/webhook-deliveries';
 import { workflowIdFor } from '../orchestration/ids';
 import type { Resumer } from './orchestration';
 
@@ -17,6 +18,15 @@ export function createResumers(deps: { db: Knex; clock: Clock }): Resumer[] {
         args: [{ checkoutId: c.id, expiresAt: c.expires_at.toISOString() }],
         accountId: c.account_id,
         mode: c.mode,
+      })),
+    // Every pending webhook delivery, resuming its retry ladder where it was.
+    async () =>
+      (await pendingDeliveries(deps.db)).map((d) => ({
+        workflowType: 'webhookDelivery',
+        workflowId: workflowIdFor('webhook-delivery', d.id),
+        args: [d.id, { attemptsMade: d.attempt_count, waitMs: Math.max(0, (d.next_attempt_at?.getTime() ?? 0) - deps.clock.now().getTime()) }],
+        accountId: d.account_id,
+        mode: d.mode,
       })),
   ];
 }

@@ -13,37 +13,46 @@ import type { OrchestrationPort } from '../orchestration';
 import type { Clock as EngineClock } from './embedded-engine/clock';
 import { startOrchestration, type Orchestration } from './orchestration';
 import { createResumers } from './resumers';
+import { startWebhookDispatcher, type WebhookDispatcher } from './webhook-dispatcher';
+import type { Resolver } from '../activities/webhook-http';
 
 export const WORKFLOWS_PATH = path.resolve(__dirname, '../workflows/index.ts');
 
 export interface Service {
   http: RunningServer;
   orchestration: Orchestration;
+  webhooks: WebhookDispatcher;
   clock: Clock;
   stop(): Promise<void>;
 }
 
 export async function startService(options: {
   db: Knex;
+  /** The same database as `db`, for the dispatcher's LISTEN connection. */
+  databaseUrl: string;
   config: Config;
   log: Logger;
   /** Tests: the engine's virtual clock, read by the API and activities as well. */
   engineClock?: EngineClock;
   limiter?: RateLimiterAbstract;
   port?: number;
+  /** Tests: where webhook host names resolve. */
+  resolveHost?: Resolver;
 }): Promise<Service> {
   const { db, config, log } = options;
   const engineClock = options.engineClock;
   const clock: Clock = engineClock ? { now: () => new Date(engineClock.now()) } : systemClock;
-  let port: OrchestrationPort | undefined;
+  // Activities are built before the port they may call; they read it once it exists.
+  const started: { port?: OrchestrationPort } = {};
   const activities = createActivities({
     db,
     clock,
     config,
     log,
+    resolveHost: options.resolveHost,
     orchestration: () => {
-      if (!port) throw new Error('orchestration is not started yet');
-      return port;
+      if (!started.port) throw new Error('orchestration is not started yet');
+      return started.port;
     },
   });
   const orchestration = await startOrchestration({
@@ -55,14 +64,17 @@ export async function startService(options: {
     log,
     resumers: createResumers({ db, clock }),
   });
-  port = orchestration.port;
+  const port = (started.port = orchestration.port);
+  const webhooks = await startWebhookDispatcher({ db, databaseUrl: options.databaseUrl, port, clock, log });
   const http = await listen({ db, config, log, clock, limiter: options.limiter, orchestration: port }, options.port);
   return {
     http,
     orchestration,
+    webhooks,
     clock,
     async stop() {
       await http.close();
+      await webhooks.stop();
       await orchestration.stop();
     },
   };

@@ -6,9 +6,11 @@ import { checkoutRoutes } from './checkouts';
 import { customerRoutes } from './customers';
 import { openApiRoute } from './openapi';
 import { paymentRoutes } from './payments';
+import { eventRoutes } from './events';
+import { webhookEndpointRoutes } from './webhook-endpoints';
 
 export function apiRoutes(config: Config): RouteSpec[] {
-  const routes: RouteSpec[] = [...accountRoutes, ...customerRoutes, ...checkoutRoutes, ...paymentRoutes];
+  const routes: RouteSpec[] = [...accountRoutes, ...customerRoutes, ...checkoutRoutes, ...paymentRoutes, ...eventRoutes, ...webhookEndpointRoutes];
   routes.push(openApiRoute(() => routes, config.publicBaseUrl));
   return routes;
 }

@@ -7,7 +7,7 @@ import { startService } from '../../workers/service';
 
 async function main(): Promise<void> {
   const config = loadConfig({ ...process.env, RATE_LIMIT_PER_MINUTE: '1000000000', LOG_LEVEL: 'silent' });
-  const service = await startService({ db: connect(config.databaseUrl!, 10), config, log: pino({ level: 'silent' }), port: 0 });
+  const service = await startService({ db: connect(config.databaseUrl!, 10), databaseUrl: config.databaseUrl!, config, log: pino({ level: 'silent' }), port: 0 });
   console.log(`listening on ${service.http.url}`);
 }
 

@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import * as platform from './001-platform';
 import * as events from './002-events';
 import * as checkouts from './003-checkouts';
+import * as webhooks from './004-webhooks';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -14,6 +15,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['001-platform', platform],
   ['002-events', events],
   ['003-checkouts', checkouts],
+  ['004-webhooks', webhooks],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

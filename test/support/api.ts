@@ -11,7 +11,8 @@ import { updateAccount, type AccountChanges } from '../../db/accounts';
 import type { RunningServer } from '../../api/server';
 import { VirtualClock } from '../../workers/embedded-engine/clock';
 import type { EmbeddedEngine } from '../../workers/embedded-engine/engine';
-import { startService } from '../../workers/service';
+import { startService, type Service } from '../../workers/service';
+import type { Resolver } from '../../activities/webhook-http';
 import { freshDatabase, type TestDatabase } from './database';
 
 export interface TestResponse<T = any> {
@@ -59,12 +60,16 @@ export interface TestApi {
   config: Config;
   server: RunningServer;
   engine: EmbeddedEngine;
+  service: Service;
   request<T = any>(path: string, options?: RequestOptions): Promise<TestResponse<T>>;
   merchant(options?: { name?: string; activate?: boolean; changes?: AccountChanges }): Promise<{ accountId: string; keys: MerchantKeys }>;
   /** Another server on the same database (to test what several API processes share). */
   sibling(env?: Record<string, string>): Promise<TestApi>;
   close(): Promise<void>;
 }
+
+/** The key that encrypts stored secrets in tests (the CLI child processes get it too). */
+export const TEST_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
 
 let keyCounter = 0;
 /** A unique, valid Idempotency-Key. */
@@ -79,12 +84,13 @@ async function startOn(
   env: Record<string, string>,
   startAt: number,
   limiter?: RateLimiterAbstract,
+  resolveHost?: Resolver,
 ): Promise<TestApi> {
-  const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', RATE_LIMIT_PER_MINUTE: '100000', LOG_LEVEL: 'silent', ...env });
+  const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', RATE_LIMIT_PER_MINUTE: '100000', LOG_LEVEL: 'silent', KASI_SECRET_KEY: TEST_SECRET_KEY, ...env });
   const knex = connect(url, 10);
   const log = pino({ level: config.logLevel });
   const virtual = new VirtualClock(startAt);
-  const service = await startService({ db: knex, config, log, engineClock: virtual, limiter, port: 0 });
+  const service = await startService({ db: knex, databaseUrl: url, config, log, engineClock: virtual, limiter, port: 0, resolveHost });
   const server = service.http;
   const engine = service.orchestration.engine!;
   const clock = new TestClock(virtual, () => engine);
@@ -121,6 +127,7 @@ async function startOn(
       if (Object.keys(changes).length) await updateAccount(knex, account.id, changes, clock.now());
       return { accountId: account.id, keys };
     },
+    service,
     sibling: (siblingEnv = {}) => startOn(null, url, { ...env, ...siblingEnv }, virtual.now()),
     async close() {
       await service.stop();
@@ -131,7 +138,9 @@ async function startOn(
   return api;
 }
 
-export async function startApi(options: { env?: Record<string, string>; startAt?: Date; limiter?: RateLimiterAbstract } = {}): Promise<TestApi> {
+export async function startApi(
+  options: { env?: Record<string, string>; startAt?: Date; limiter?: RateLimiterAbstract; resolveHost?: Resolver } = {},
+): Promise<TestApi> {
   const database = await freshDatabase();
-  return startOn(database, database.url, options.env ?? {}, (options.startAt ?? new Date()).getTime(), options.limiter);
+  return startOn(database, database.url, options.env ?? {}, (options.startAt ?? new Date()).getTime(), options.limiter, options.resolveHost);
 }

@@ -1,0 +1,187 @@
+// Webhook endpoints for a dashboard (the CLI does the same through the same db module):
+// create, list, read, update, rotate the secret, send a test.ping, list deliveries with their
+// attempts, and re-send a delivery by hand. See docs/webhooks.md.
+import type { Knex } from 'knex';
+import { ApiError } from '../../domain/errors';
+import { idPattern } from '../../domain/ids';
+import { destinationProblem } from '../../activities/webhook-http';
+import {
+  createWebhookEndpoint,
+  rotateWebhookSecret,
+  updateWebhookEndpoint,
+  webhookEndpointView,
+  webhookEndpointsQuery,
+  type WebhookEndpointRow,
+} from '../../db/webhook-endpoints';
+import { createPingDelivery, deliveriesWithAttempts, type WebhookDeliveryRow } from '../../db/webhook-deliveries';
+import { workflowIdFor, type OrchestrationPort } from '../../orchestration';
+import { findOwned } from '../platform/ownership';
+import { listSchema, page, type ListQuery } from '../platform/pagination';
+import { defineRoute, type Caller } from '../platform/route';
+import {
+  deliveryListQuerySchema,
+  webhookDeliverySchema,
+  webhookEndpointCreateSchema,
+  webhookEndpointSchema,
+  webhookEndpointUpdateSchema,
+  webhookEndpointWithSecretSchema,
+} from '../schemas/webhook';
+
+const endpointParams = { id: idPattern('webhookEndpoint') };
+
+async function checkUrl(url: string, caller: Caller): Promise<void> {
+  const problem = await destinationProblem(url, caller.mode);
+  if (problem) throw new ApiError('VALIDATION_FAILED', 'The endpoint URL cannot receive webhooks.', { fields: [{ path: 'url', message: problem }] });
+}
+
+const endpoint = (db: Knex | Knex.Transaction, id: string, caller: Caller) => findOwned<WebhookEndpointRow>(db, 'webhook_endpoints', id, caller, 'webhook endpoint');
+
+/** One attempt of a delivery in its own workflow run (a ping, or a re-send by hand). */
+function sendOnce(workflows: OrchestrationPort, delivery: WebhookDeliveryRow) {
+  return async () => {
+    await workflows.start({
+      workflowType: 'webhookResend',
+      workflowId: workflowIdFor('webhook-resend', `${delivery.id}/${delivery.attempt_count + 1}`),
+      args: [delivery.id],
+      accountId: delivery.account_id,
+      mode: delivery.mode,
+    });
+  };
+}
+
+export const webhookEndpointRoutes = [
+  defineRoute<{ url: string; eventTypes?: string[] }, unknown>({
+    method: 'POST',
+    path: '/v1/webhook_endpoints',
+    operationId: 'createWebhookEndpoint',
+    summary: 'Add a webhook endpoint (the signing secret is shown once)',
+    tag: 'Webhooks',
+    auth: {},
+    idempotent: true,
+    body: webhookEndpointCreateSchema,
+    responses: { 201: { description: 'The endpoint and its signing secret.', schema: webhookEndpointWithSecretSchema } },
+    async handler({ caller, body, db, clock, config }) {
+      await checkUrl(body.url, caller);
+      const created = await createWebhookEndpoint(db, {
+        accountId: caller.account.id,
+        mode: caller.mode,
+        url: body.url,
+        eventTypes: body.eventTypes ?? null,
+        key: config.secretKey(),
+        now: clock.now(),
+      });
+      return { status: 201, body: { ...webhookEndpointView(created.endpoint), secret: created.secret } };
+    },
+  }),
+  defineRoute<unknown, ListQuery>({
+    method: 'GET',
+    path: '/v1/webhook_endpoints',
+    operationId: 'listWebhookEndpoints',
+    summary: 'List webhook endpoints, newest first',
+    tag: 'Webhooks',
+    auth: {},
+    query: deliveryListQuerySchema,
+    responses: { 200: { description: 'A page of endpoints.', schema: listSchema(webhookEndpointSchema) } },
+    async handler({ caller, query, db }) {
+      const rows = webhookEndpointsQuery(db, { accountId: caller.account.id, mode: caller.mode });
+      return { status: 200, body: await page<WebhookEndpointRow, unknown>(rows, query, 'webhookEndpoint', webhookEndpointView) };
+    },
+  }),
+  defineRoute<unknown, unknown, { id: string }>({
+    method: 'GET',
+    path: '/v1/webhook_endpoints/{id}',
+    operationId: 'getWebhookEndpoint',
+    summary: 'Get a webhook endpoint',
+    tag: 'Webhooks',
+    auth: {},
+    params: endpointParams,
+    responses: { 200: { description: 'The endpoint.', schema: webhookEndpointSchema } },
+    async handler({ caller, params, db }) {
+      return { status: 200, body: webhookEndpointView(await endpoint(db, params.id, caller)) };
+    },
+  }),
+  defineRoute<{ url?: string; eventTypes?: string[] | null; enabled?: boolean }, unknown, { id: string }>({
+    method: 'POST',
+    path: '/v1/webhook_endpoints/{id}',
+    operationId: 'updateWebhookEndpoint',
+    summary: 'Change a webhook endpoint: URL, event types, enabled',
+    tag: 'Webhooks',
+    auth: {},
+    idempotent: true,
+    params: endpointParams,
+    body: webhookEndpointUpdateSchema,
+    responses: { 200: { description: 'The endpoint.', schema: webhookEndpointSchema } },
+    async handler({ caller, params, body, db, clock }) {
+      await endpoint(db, params.id, caller);
+      if (body.url !== undefined) await checkUrl(body.url, caller);
+      return { status: 200, body: webhookEndpointView(await updateWebhookEndpoint(db, params.id, body, clock.now())) };
+    },
+  }),
+  defineRoute<unknown, unknown, { id: string }>({
+    method: 'POST',
+    path: '/v1/webhook_endpoints/{id}/rotate_secret',
+    operationId: 'rotateWebhookSecret',
+    summary: 'Rotate the signing secret; the old one keeps signing alongside for 24 hours',
+    tag: 'Webhooks',
+    auth: {},
+    idempotent: true,
+    params: endpointParams,
+    responses: { 200: { description: 'The endpoint and its new signing secret.', schema: webhookEndpointWithSecretSchema } },
+    async handler({ caller, params, db, clock, config }) {
+      const row = await endpoint(db, params.id, caller);
+      const secret = await rotateWebhookSecret(db as Knex.Transaction, row.id, config.secretKey(), clock.now());
+      return { status: 200, body: { ...webhookEndpointView(row), secret } };
+    },
+  }),
+  defineRoute<unknown, unknown, { id: string }>({
+    method: 'POST',
+    path: '/v1/webhook_endpoints/{id}/ping',
+    operationId: 'pingWebhookEndpoint',
+    summary: 'Send a test.ping to this endpoint alone',
+    tag: 'Webhooks',
+    auth: {},
+    idempotent: true,
+    params: endpointParams,
+    responses: { 202: { description: 'The ping delivery; its attempt follows at once.', schema: webhookDeliverySchema } },
+    async handler({ caller, params, db, clock, workflows, afterCommit }) {
+      const delivery = await createPingDelivery(db, await endpoint(db, params.id, caller), clock.now());
+      afterCommit(sendOnce(workflows, delivery));
+      return { status: 202, body: (await deliveriesWithAttempts(db, [delivery]))[0] };
+    },
+  }),
+  defineRoute<unknown, ListQuery, { id: string }>({
+    method: 'GET',
+    path: '/v1/webhook_endpoints/{id}/deliveries',
+    operationId: 'listWebhookDeliveries',
+    summary: 'List the endpoint\'s deliveries with every attempt, newest first',
+    tag: 'Webhooks',
+    auth: {},
+    params: endpointParams,
+    query: deliveryListQuerySchema,
+    responses: { 200: { description: 'A page of deliveries.', schema: listSchema(webhookDeliverySchema) } },
+    async handler({ caller, params, query, db }) {
+      await endpoint(db, params.id, caller);
+      const listed = await page<WebhookDeliveryRow, WebhookDeliveryRow>(db('webhook_deliveries').where({ endpoint_id: params.id }), query, 'webhookDelivery', (r) => r);
+      return { status: 200, body: { ...listed, data: await deliveriesWithAttempts(db, listed.data) } };
+    },
+  }),
+  defineRoute<unknown, unknown, { id: string }>({
+    method: 'POST',
+    path: '/v1/webhook_deliveries/{id}/resend',
+    operationId: 'resendWebhookDelivery',
+    summary: 'Send a delivery again by hand (one attempt)',
+    tag: 'Webhooks',
+    auth: {},
+    idempotent: true,
+    params: { id: idPattern('webhookDelivery') },
+    responses: { 202: { description: 'The delivery; the attempt follows at once.', schema: webhookDeliverySchema } },
+    async handler({ caller, params, db, workflows, afterCommit }) {
+      const delivery = await findOwned<WebhookDeliveryRow>(db, 'webhook_deliveries', params.id, caller, 'webhook delivery');
+      if (delivery.status === 'pending') {
+        throw new ApiError('CONFLICT', 'The delivery is still on its retry schedule; re-send it once it has ended.');
+      }
+      afterCommit(sendOnce(workflows, delivery));
+      return { status: 202, body: (await deliveriesWithAttempts(db, [delivery]))[0] };
+    },
+  }),
+];

@@ -1,0 +1,81 @@
+// The webhook dispatcher: turns the events outbox into deliveries and starts one delivery
+// workflow per (event, endpoint), with a deterministic id so a repeated start is harmless.
+// Woken at once by Postgres NOTIFY when an event commits (from any process), and every few
+// seconds by a timer in case a notification was missed.
+import pg from 'pg';
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import type { Clock } from '../domain/clock';
+import { EVENTS_CHANNEL } from '../db/events';
+import { dispatchOutbox } from '../db/webhook-deliveries';
+import { workflowIdFor, type OrchestrationPort } from '../orchestration';
+
+const SWEEP_INTERVAL_MS = 5_000;
+
+export interface WebhookDispatcher {
+  /** Dispatches everything in the outbox now; resolves when the outbox is empty. */
+  drain(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startWebhookDispatcher(deps: { db: Knex; databaseUrl: string; port: OrchestrationPort; clock: Clock; log: Logger }): Promise<WebhookDispatcher> {
+  let running: Promise<void> | undefined;
+  let again = false;
+  let stopped = false;
+
+  async function dispatchAll(): Promise<void> {
+    for (;;) {
+      const deliveries = await dispatchOutbox(deps.db, deps.clock.now());
+      if (deliveries.length === 0) return;
+      for (const d of deliveries) {
+        await deps.port.start({
+          workflowType: 'webhookDelivery',
+          workflowId: workflowIdFor('webhook-delivery', d.id),
+          args: [d.id],
+          accountId: d.account_id,
+          mode: d.mode,
+        });
+      }
+    }
+  }
+
+  /** One pass at a time; a wake-up during a pass runs one more pass after it. */
+  function drain(): Promise<void> {
+    if (stopped) return Promise.resolve();
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      try {
+        do {
+          again = false;
+          await dispatchAll();
+        } while (again && !stopped);
+      } finally {
+        running = undefined;
+      }
+    })();
+    return running;
+  }
+
+  const wake = () => void drain().catch((err: unknown) => deps.log.error({ err }, 'webhook dispatch failed'));
+  const listener = new pg.Client({ connectionString: deps.databaseUrl });
+  listener.on('error', (err) => deps.log.warn({ err }, 'webhook dispatcher: notification connection lost; sweeping on a timer'));
+  listener.on('notification', wake);
+  await listener.connect();
+  await listener.query(`listen ${EVENTS_CHANNEL}`);
+  const sweep = setInterval(wake, SWEEP_INTERVAL_MS);
+  sweep.unref();
+  wake();
+
+  return {
+    drain,
+    async stop() {
+      stopped = true;
+      clearInterval(sweep);
+      await running?.catch(() => undefined);
+      await listener.end().catch(() => undefined);
+    },
+  };
+}
