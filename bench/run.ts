@@ -2,12 +2,14 @@
 import { benchDatabase } from './database';
 import { runEmbeddedEngineBench } from './embedded-engine';
 import { runPlatformBench } from './platform';
+import { runCheckoutBench } from './checkouts';
 
 async function main(): Promise<void> {
   const database = await benchDatabase();
   try {
     console.log(`Kasi benchmarks on ${process.platform}/${process.arch}, Node ${process.version}, ${(await import('node:os')).cpus().length} cores`);
     await runPlatformBench(database);
+    await runCheckoutBench(database);
     await runEmbeddedEngineBench();
   } finally {
     await database.close();

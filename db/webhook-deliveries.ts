@@ -47,6 +47,7 @@ export async function dispatchOutbox(db: Knex, now: Date, limit = 100): Promise<
     const endpoints = (await trx('webhook_endpoints')
       .where({ enabled: true })
       .whereIn(['account_id', 'mode'], [...new Set(events.map((e) => `${e.account_id}\u0000${e.mode}`))].map((k) => k.split('\u0000')))
+      .orderBy('id')
       .select('id', 'account_id', 'mode', 'event_types')) as { id: string; account_id: string; mode: Mode; event_types: string[] | null }[];
     for (const event of events) {
       const payload = JSON.stringify(eventView(event));

@@ -4,7 +4,9 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { startApi, type TestApi } from '../support/api';
+import { startApi, TEST_SECRET_KEY, type TestApi } from '../support/api';
+import { verifyWebhook } from '../../sdk';
+import { startReceiver } from '../webhooks/receiver';
 
 const run = promisify(execFile);
 const bin = path.resolve(__dirname, '../../bin/kasi');
@@ -21,7 +23,7 @@ describe('kasi CLI', () => {
 
   async function kasi(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
     try {
-      const { stdout, stderr } = await run(bin, args, { env: { ...process.env, DATABASE_URL: databaseUrl } });
+      const { stdout, stderr } = await run(bin, args, { env: { ...process.env, DATABASE_URL: databaseUrl, KASI_SECRET_KEY: TEST_SECRET_KEY } });
       return { stdout, stderr, code: 0 };
     } catch (err) {
       const e = err as { stdout: string; stderr: string; code: number };
@@ -103,6 +105,42 @@ describe('kasi CLI', () => {
     const nothing = await kasi('frobnicate');
     assert.equal(nothing.code, 2);
     assert.match(nothing.stderr, /usage: kasi/);
+  });
+
+  it('webhook add, list, ping, attempts and rotate', async () => {
+    const receiver = await startReceiver();
+    try {
+      const { accountId } = await json('merchant', 'create', '--name', 'Hooks');
+      const added = await json('webhook', 'add', accountId, '--url', receiver.url, '--mode', 'test');
+      assert.match(added.id, /^we_[0-9a-z]{24}$/);
+      assert.match(added.secret, /^whsec_/);
+      assert.deepEqual(await json('webhook', 'list', accountId), [{ id: added.id, url: receiver.url, mode: 'test', enabled: true }]);
+
+      const ping = await json('webhook', 'ping', added.id);
+      assert.equal(ping.delivered, true);
+      assert.equal(ping.statusCode, 200);
+      const [got] = await receiver.waitFor(1);
+      assert.equal(verifyWebhook<{ type: string }>(got!.body, String(got!.headers['service-signature']), added.secret).type, 'test.ping');
+
+      const attempts = await json('webhook', 'attempts', added.id);
+      assert.equal(attempts.length, 1);
+      assert.equal(attempts[0].eventType, 'test.ping');
+      assert.equal(attempts[0].statusCode, 200);
+
+      const rotated = await json('webhook', 'rotate', added.id);
+      assert.equal(rotated.id, added.id);
+      assert.notEqual(rotated.secret, added.secret);
+      await json('webhook', 'ping', added.id);
+      const [, second] = await receiver.waitFor(2);
+      verifyWebhook(second!.body, String(second!.headers['service-signature']), added.secret);
+      verifyWebhook(second!.body, String(second!.headers['service-signature']), rotated.secret);
+
+      const live = await kasi('webhook', 'add', accountId, '--url', 'https://10.0.0.1/hook', '--mode', 'live');
+      assert.equal(live.code, 1);
+      assert.match(live.stderr, /internal address/);
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('migrate reports an up-to-date database', async () => {

@@ -1,0 +1,226 @@
+// Webhook delivery end to end: events recorded as a change would record them, the dispatcher,
+// one workflow per (event, endpoint) in virtual time, and a real receiver on 127.0.0.1.
+import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { recordEvent } from '../../db/events';
+import { verifyWebhook } from '../../sdk';
+import { WORKFLOWS_PATH } from '../../workers/service';
+import { workflowIdFor } from '../../orchestration';
+import { replayHistory } from '../support/workflow-env';
+import { startApi, ik, type TestApi } from '../support/api';
+import { startReceiver, type Receiver } from './receiver';
+
+const MINUTE = 60_000;
+
+describe('webhook delivery', () => {
+  let api: TestApi;
+  let merchant: Awaited<ReturnType<TestApi['merchant']>>;
+  const receivers: Receiver[] = [];
+
+  before(async () => {
+    api = await startApi({ env: { KASI_WEBHOOK_TIMEOUT_MS: '500' } });
+    merchant = await api.merchant({ activate: true });
+  });
+  after(async () => {
+    await api.close();
+    for (const r of receivers) await r.close();
+  });
+
+  async function receiver(): Promise<Receiver> {
+    const r = await startReceiver();
+    receivers.push(r);
+    return r;
+  }
+
+  async function addEndpoint(url: string, extra: Record<string, unknown> = {}): Promise<{ id: string; secret: string }> {
+    const res = await api.request('/v1/webhook_endpoints', { key: merchant.keys.sk_test, body: { url, ...extra }, idempotencyKey: ik() });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    return { id: res.body.id, secret: res.body.secret };
+  }
+
+  async function emit(type: 'payment.succeeded' | 'payment.failed' = 'payment.succeeded', mode: 'test' | 'live' = 'test') {
+    return api.knex.transaction((trx) =>
+      recordEvent(trx, { accountId: merchant.accountId, mode, type, data: { object: 'payment', id: 'pay_000000000000000000000001', amountCents: 350000 }, now: api.clock.now() }),
+    );
+  }
+
+  async function delivery(endpointId: string) {
+    const res = await api.request(`/v1/webhook_endpoints/${endpointId}/deliveries`, { key: merchant.keys.sk_test });
+    assert.equal(res.status, 200);
+    return res.body.data[0];
+  }
+
+  /** Lets the dispatcher and the workflow's first activity run (real time), then settles the engine. */
+  async function settle(): Promise<void> {
+    await api.service.webhooks.drain();
+    await api.engine.runUntilIdle();
+  }
+
+  it('POSTs the exact event JSON, signed, with a delivery id and user agent', async () => {
+    const r = await receiver();
+    const endpoint = await addEndpoint(r.url);
+    const event = await emit();
+    const [got] = await r.waitFor(1);
+    const listed = await api.request(`/v1/events/${event.id}`, { key: merchant.keys.sk_test });
+    assert.equal(got!.body, listed.text, 'the body is exactly the event as the API shows it');
+    assert.equal(got!.headers['content-type'], 'application/json');
+    assert.match(String(got!.headers['user-agent']), /^Kasi-Webhooks\//);
+    assert.match(String(got!.headers['service-delivery-id']), /^whd_[0-9a-z]{24}$/);
+    const header = String(got!.headers['service-signature']);
+    verifyWebhook(got!.body, header, endpoint.secret, { now: api.clock.now() });
+    const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header)!;
+    assert.equal(v1, createHmac('sha256', endpoint.secret).update(`${t}.${got!.body}`).digest('hex'));
+    assert.equal(Number(t), Math.floor(api.clock.now().getTime() / 1000));
+    await settle();
+    const d = await delivery(endpoint.id);
+    assert.equal(d.status, 'delivered');
+    assert.equal(d.attempts.length, 1);
+    assert.equal(d.attempts[0].statusCode, 200);
+  });
+
+  it('signs with both secrets for 24 hours after a rotation; either verifies', async () => {
+    const r = await receiver();
+    const endpoint = await addEndpoint(r.url);
+    const rotated = await api.request(`/v1/webhook_endpoints/${endpoint.id}/rotate_secret`, { method: 'POST', key: merchant.keys.sk_test, idempotencyKey: ik() });
+    assert.equal(rotated.status, 200);
+    assert.notEqual(rotated.body.secret, endpoint.secret);
+    await emit();
+    const [got] = await r.waitFor(1);
+    const header = String(got!.headers['service-signature']);
+    assert.equal(header.split(',').filter((p) => p.startsWith('v1=')).length, 2);
+    verifyWebhook(got!.body, header, endpoint.secret, { now: api.clock.now() });
+    verifyWebhook(got!.body, header, rotated.body.secret, { now: api.clock.now() });
+    await settle();
+    await api.clock.advance(24 * 60 * MINUTE);
+    await emit();
+    const [, later] = await r.waitFor(2);
+    assert.equal(String(later!.headers['service-signature']).split(',').length, 2, 'only the new secret signs after 24 hours');
+    verifyWebhook(later!.body, String(later!.headers['service-signature']), rotated.body.secret, { now: api.clock.now() });
+  });
+
+  it('retries a failing receiver after 1, 5 and 30 minutes: 4 attempts at 0, 1, 6 and 36 minutes', async () => {
+    const r = await receiver();
+    r.statuses = [500, 503, 404];
+    const endpoint = await addEndpoint(r.url);
+    const start = api.clock.now().getTime();
+    await emit();
+    await r.waitFor(1);
+    await settle();
+    for (const [minutes, expected] of [[1, 2], [5, 3], [30, 4]] as const) {
+      await api.clock.advance(minutes * MINUTE - 1);
+      assert.equal(r.received.length, expected - 1, `nothing before the ${minutes}-minute mark`);
+      await api.clock.advance(1);
+      await r.waitFor(expected);
+      await settle();
+    }
+    const d = await delivery(endpoint.id);
+    assert.equal(d.status, 'delivered');
+    assert.deepEqual(d.attempts.map((a: { attemptedAt: string }) => (Date.parse(a.attemptedAt) - start) / MINUTE), [0, 1, 6, 36]);
+    assert.deepEqual(d.attempts.map((a: { statusCode: number }) => a.statusCode), [500, 503, 404, 200]);
+    assert.equal(d.attempts[0].responseBody, 'failing with 500');
+    await api.clock.advance(24 * 60 * MINUTE);
+    assert.equal(r.received.length, 4, 'nothing more after success');
+    await replayHistory(api.engine.exportHistory(workflowIdFor('webhook-delivery', d.id)), WORKFLOWS_PATH);
+  });
+
+  it('gives a receiver down for a day 7 attempts (1, 5, 30 minutes, then 2, 6, 12 hours), then fails the delivery', async () => {
+    const r = await receiver();
+    r.fallback = 502;
+    const endpoint = await addEndpoint(r.url);
+    await emit();
+    await r.waitFor(1);
+    await settle();
+    await api.clock.advance(24 * 60 * MINUTE);
+    await settle();
+    const d = await delivery(endpoint.id);
+    assert.equal(r.received.length, 7);
+    assert.equal(d.attempts.length, 7);
+    assert.equal(d.status, 'failed');
+    assert.ok(d.failedAt);
+    const offsets = d.attempts.map((a: { attemptedAt: string }) => (Date.parse(a.attemptedAt) - Date.parse(d.attempts[0].attemptedAt)) / MINUTE);
+    assert.deepEqual(offsets, [0, 1, 6, 36, 156, 516, 1236]);
+    await replayHistory(api.engine.exportHistory(workflowIdFor('webhook-delivery', d.id)), WORKFLOWS_PATH);
+
+    // A failed delivery can be re-sent by hand once the receiver is back.
+    r.fallback = 200;
+    const resent = await api.request(`/v1/webhook_deliveries/${d.id}/resend`, { method: 'POST', key: merchant.keys.sk_test, idempotencyKey: ik() });
+    assert.equal(resent.status, 202);
+    await r.waitFor(8);
+    await settle();
+    const after = await delivery(endpoint.id);
+    assert.equal(after.status, 'delivered');
+    assert.equal(after.attempts.length, 8);
+  });
+
+  it('counts a receiver slower than the timeout as failed, and one slow endpoint never delays another', async () => {
+    const slow = await receiver();
+    slow.delayMs = 2000;
+    const fast = await receiver();
+    const slowEndpoint = await addEndpoint(slow.url);
+    await addEndpoint(fast.url);
+    await emit();
+    const [got] = await fast.waitFor(1);
+    const [slowGot] = await slow.waitFor(1);
+    // The slow endpoint is dispatched first; had deliveries waited on each other, the fast one
+    // would have waited for the slow one's 500 ms timeout.
+    assert.ok(got!.receivedAt < slowGot!.receivedAt + 500, `the fast endpoint waited ${got!.receivedAt - slowGot!.receivedAt} ms after the slow one`);
+    await settle();
+    const d = await delivery(slowEndpoint.id);
+    assert.equal(d.status, 'pending');
+    assert.equal(d.attempts[0].statusCode, null);
+    assert.match(d.attempts[0].error, /no answer within 500 ms/);
+    assert.ok(d.attempts[0].latencyMs >= 500);
+    assert.equal(Date.parse(d.nextAttemptAt) - Date.parse(d.attempts[0].attemptedAt), MINUTE);
+  });
+
+  it('sends only the event types an endpoint asked for, only to enabled endpoints, only of the event\'s mode', async () => {
+    const filtered = await receiver();
+    const disabled = await receiver();
+    const all = await receiver();
+    await addEndpoint(filtered.url, { eventTypes: ['payment.failed'] });
+    const off = await addEndpoint(disabled.url);
+    await api.request(`/v1/webhook_endpoints/${off.id}`, { key: merchant.keys.sk_test, body: { enabled: false }, idempotencyKey: ik() });
+    await addEndpoint(all.url);
+    await emit('payment.succeeded');
+    await emit('payment.succeeded', 'live');
+    await emit('payment.failed');
+    await all.waitFor(2);
+    await filtered.waitFor(1);
+    await settle();
+    assert.deepEqual(all.received.map((r) => JSON.parse(r.body).type), ['payment.succeeded', 'payment.failed']);
+    assert.deepEqual(filtered.received.map((r) => JSON.parse(r.body).type), ['payment.failed']);
+    assert.equal(disabled.received.length, 0);
+  });
+
+  it('sends test.ping to one endpoint alone, and never lists it as an event', async () => {
+    const pinged = await receiver();
+    const other = await receiver();
+    const endpoint = await addEndpoint(pinged.url);
+    await addEndpoint(other.url);
+    const res = await api.request(`/v1/webhook_endpoints/${endpoint.id}/ping`, { method: 'POST', key: merchant.keys.sk_test, idempotencyKey: ik() });
+    assert.equal(res.status, 202);
+    const [got] = await pinged.waitFor(1);
+    const ping = verifyWebhook<{ type: string; data: unknown }>(got!.body, String(got!.headers['service-signature']), endpoint.secret, { now: api.clock.now() });
+    assert.equal(ping.type, 'test.ping');
+    assert.equal(JSON.stringify(ping.data).includes('payment'), false);
+    await settle();
+    assert.equal(other.received.length, 0);
+    const events = await api.request('/v1/events?limit=100', { key: merchant.keys.sk_test });
+    assert.ok(events.body.data.every((e: { type: string }) => e.type !== 'test.ping'));
+    assert.equal((await api.request('/v1/events?type=test.ping', { key: merchant.keys.sk_test })).status, 400);
+  });
+
+  it('does not dispatch an event whose transaction rolled back', async () => {
+    const r = await receiver();
+    await addEndpoint(r.url);
+    await api.knex
+      .transaction(async (trx) => {
+        await recordEvent(trx, { accountId: merchant.accountId, mode: 'test', type: 'payment.succeeded', data: {}, now: api.clock.now() });
+        throw new Error('the change failed');
+      })
+      .catch(() => undefined);
+    await settle();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(r.received.length, 0);
+  });
+});
