@@ -7,7 +7,12 @@ import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { MESSAGES } from '../../api/pages/messages';
 import { SANDBOX_MESSAGES } from '../../processor/sandbox/messages';
-import { startApi, ik, type TestApi } from '../support/api';
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { startApi, ik, TEST_SECRET_KEY, type TestApi } from '../support/api';
+import { startReceiver } from '../webhooks/receiver';
+import { verifyWebhook } from '../../sdk';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -19,6 +24,7 @@ describe('hosted checkout in a browser', function () {
   let shop: Server;
   let shopUrl: string;
   let keys: Awaited<ReturnType<TestApi['merchant']>>['keys'];
+  let accountId: string;
 
   before(async function () {
     if (!existsSync(CHROMIUM)) {
@@ -27,7 +33,7 @@ describe('hosted checkout in a browser', function () {
     }
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
     api = await startApi();
-    ({ keys } = await api.merchant({ name: 'Lanka Tea House', activate: true }));
+    ({ keys, accountId } = await api.merchant({ name: 'Lanka Tea House', activate: true }));
     // The merchant's shop, where successUrl and cancelUrl lead.
     shop = createServer((req, res) => res.end(`<!doctype html><title>Shop</title><h1>Shop: ${req.url}</h1>`));
     await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
@@ -83,6 +89,39 @@ describe('hosted checkout in a browser', function () {
     const event = await api.knex('events').where({ type: 'payment.succeeded' }).whereRaw("data->>'id' = ?", [payment.id]).first();
     assert.deepEqual(event.data, payment);
     await page.context().close();
+  });
+
+  it('a webhook endpoint added with `kasi webhook add` receives a correctly signed payment.succeeded within a second', async () => {
+    const receiver = await startReceiver();
+    try {
+      const { stdout } = await promisify(execFile)(
+        path.resolve(__dirname, '../../bin/kasi'),
+        ['webhook', 'add', accountId, '--url', receiver.url, '--mode', 'test', '--json'],
+        { env: { ...process.env, DATABASE_URL: api.databaseUrl, KASI_SECRET_KEY: TEST_SECRET_KEY } },
+      );
+      const endpoint = JSON.parse(stdout) as { id: string; secret: string };
+      const c = await checkout({ successUrl: `${shopUrl}/thanks` });
+      const page = await newPage();
+      await page.goto(c.url);
+      await fillDetails(page);
+      await page.getByRole('button', { name: 'Pay Rs. 3,500.00' }).click();
+      await payWithCard(page, { number: '5123450000000008', expiry: '01/39', cvv: '100' });
+      await page.waitForURL(`${shopUrl}/thanks`);
+      const [got] = await receiver.waitFor(1, 1000);
+      const event = verifyWebhook<{ id: string; type: string; data: { id: string; status: string } }>(
+        got!.body,
+        String(got!.headers['service-signature']),
+        endpoint.secret,
+        { now: api.clock.now() },
+      );
+      assert.equal(event.type, 'payment.succeeded');
+      assert.equal(event.data.id, c.payment.id);
+      assert.equal(event.data.status, 'succeeded');
+      assert.equal(got!.body, (await api.request(`/v1/events/${event.id}`, { key: keys.sk_test })).text);
+      await page.context().close();
+    } finally {
+      await receiver.close();
+    }
   });
 
   for (const [label, card, threeDs, text] of [
