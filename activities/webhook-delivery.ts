@@ -3,7 +3,8 @@
 import type { ActivityDeps } from '.';
 import { signatureHeader, SIGNATURE_HEADER } from '../domain/webhook-signature';
 import { delayAfterAttempt } from '../domain/webhook-retry';
-import { signingSecrets, type WebhookEndpointRow } from '../db/webhook-endpoints';
+import { signingSecrets } from '../db/webhook-endpoints';
+import { sql } from '../db/sql';
 import { RESPONSE_BODY_LIMIT, type WebhookDeliveryRow } from '../db/webhook-deliveries';
 import { postWebhook, type Resolver } from './webhook-http';
 
@@ -20,15 +21,18 @@ export function createWebhookActivities(deps: ActivityDeps & { resolve?: Resolve
 
   /** One attempt. `manual` (a re-send by hand) also sends a delivery that already ended. */
   async function attemptWebhookDelivery(deliveryId: string, options: { manual?: boolean } = {}): Promise<AttemptResult> {
-    const delivery = (await db('webhook_deliveries').where({ id: deliveryId }).first()) as WebhookDeliveryRow | undefined;
+    const [delivery] = await sql<WebhookDeliveryRow & { url: string }>(
+      db,
+      'select d.*, e.url from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id where d.id = $1',
+      [deliveryId],
+    );
     if (!delivery) throw new Error(`no webhook delivery ${deliveryId}`);
     if (delivery.status === 'delivered' && !options.manual) return { delivered: true, attemptNumber: delivery.attempt_count };
-    const endpoint = (await db('webhook_endpoints').where({ id: delivery.endpoint_id }).first()) as WebhookEndpointRow;
     const now = clock.now();
     const attemptNumber = delivery.attempt_count + 1;
-    const secrets = await signingSecrets(db, endpoint.id, config.secretKey(), now);
+    const secrets = await signingSecrets(db, delivery.endpoint_id, config.secretKey(), now);
     const outcome = await postWebhook(
-      endpoint.url,
+      delivery.url,
       delivery.payload,
       {
         'content-type': 'application/json',
@@ -36,32 +40,36 @@ export function createWebhookActivities(deps: ActivityDeps & { resolve?: Resolve
         [DELIVERY_ID_HEADER]: delivery.id,
         [SIGNATURE_HEADER]: signatureHeader(secrets, Math.floor(now.getTime() / 1000), delivery.payload),
       },
-      { mode: endpoint.mode, timeoutMs: config.webhookTimeoutMs, resolve: deps.resolve, responseLimit: RESPONSE_BODY_LIMIT },
+      { mode: delivery.mode, timeoutMs: config.webhookTimeoutMs, resolve: deps.resolve, responseLimit: RESPONSE_BODY_LIMIT },
     );
     const delivered = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
     const delay = delivered || options.manual ? null : delayAfterAttempt(attemptNumber);
-    await db.transaction(async (trx) => {
-      await trx('webhook_attempts')
-        .insert({
-          delivery_id: delivery.id,
-          attempt_number: attemptNumber,
-          attempted_at: now,
-          status_code: outcome.statusCode,
-          latency_ms: outcome.latencyMs,
-          response_body: outcome.responseBody,
-          error: outcome.error,
-        })
-        .onConflict(['delivery_id', 'attempt_number'])
-        .ignore();
-      await trx('webhook_deliveries')
-        .where({ id: delivery.id })
-        .update({
-          attempt_count: attemptNumber,
-          ...(delivered
-            ? { status: 'delivered', delivered_at: now, next_attempt_at: null, failed_at: null }
-            : { next_attempt_at: delay === null ? null : new Date(now.getTime() + delay) }),
-        });
-    });
+    // The attempt and the delivery's new state in one statement (one round trip, all or nothing);
+    // a retried activity that already recorded this attempt number records nothing twice.
+    await sql(
+      db,
+      `with attempt as (
+         insert into webhook_attempts (delivery_id, attempt_number, attempted_at, status_code, latency_ms, response_body, error)
+         values ($1, $2, $3, $4, $5, $6, $7) on conflict (delivery_id, attempt_number) do nothing
+       )
+       update webhook_deliveries set attempt_count = $2,
+         status = case when $8 then 'delivered' else status end,
+         delivered_at = case when $8 then $3 else delivered_at end,
+         failed_at = case when $8 then null else failed_at end,
+         next_attempt_at = $9
+       where id = $1`,
+      [
+        delivery.id,
+        attemptNumber,
+        now,
+        outcome.statusCode,
+        outcome.latencyMs,
+        outcome.responseBody,
+        outcome.error,
+        delivered,
+        delay === null ? null : new Date(now.getTime() + delay),
+      ],
+    );
     return { delivered, attemptNumber };
   }
 

@@ -9,6 +9,13 @@ import { isIP, type LookupFunction } from 'node:net';
 import type { Mode } from '../domain/api-keys';
 import { addressAllowed, webhookUrlProblem } from '../domain/webhook-url';
 
+// Connections are kept alive between deliveries (a new TLS handshake per event would dominate the
+// cost); a new connection always goes through the pinned, checked address below.
+const agents = {
+  'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }),
+  'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }),
+};
+
 export type Resolver = (hostname: string) => Promise<{ address: string; family: number }[]>;
 
 export const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
@@ -80,7 +87,7 @@ export async function postWebhook(
       method: 'POST',
       lookup: pinned,
       headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-      agent: false,
+      agent: agents[url.protocol as 'http:' | 'https:'],
     });
     const timer = setTimeout(() => {
       finish({ statusCode: null, responseBody: null, error: `no answer within ${options.timeoutMs} ms` });

@@ -1,16 +1,18 @@
 // Checkout benchmark: POST /v1/checkouts on Kasi (a publishable key, an Idempotency-Key each, the
 // checkout and payment rows, and the lifetime workflow started on the embedded engine), against
 // the bare Koa + pg server's POST /v1/customers (one insert, no platform), in one run. Method:
-// both servers in child processes; 1 s warm-up; SECONDS of closed-loop load with CONNECTIONS
-// connections gives each maximum rate; then Kasi again at half its maximum rate (open loop,
+// both servers in child processes, up at once; 1 s warm-up; the load alternates between them for
+// 3 rounds of SECONDS closed-loop load with CONNECTIONS connections, each reporting its median round
+// as its maximum rate; then Kasi again at half its maximum rate (open loop,
 // autocannon's overallRate) for the p99 that counts. Target: at least 50% of the bare server's
 // throughput, p99 under 50 ms at half the maximum rate.
 // Alone: node --import tsx bench/checkouts.ts
 import { createMerchant } from '../db/merchants';
 import { benchDatabase, type BenchDatabase } from './database';
-import { load, printComparison, startServer, stopServer } from './load';
+import { interleaved, load, printComparison, startServer, stopServer, type Figures } from './load';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
+const ROUNDS = 3;
 const CONNECTIONS = 10;
 
 export async function runCheckoutBench(given?: BenchDatabase): Promise<void> {
@@ -23,25 +25,29 @@ export async function runCheckoutBench(given?: BenchDatabase): Promise<void> {
     const customerBody = () => JSON.stringify({ email: `checkout-bench-${process.pid}-${++emails}@example.com` });
 
     const kasi = await startServer('servers/kasi.ts', env);
+    const bare = await startServer('servers/bare.ts', env);
     let max;
     let half;
-    try {
-      const headers = { authorization: `Bearer ${keys.pk_test}`, 'content-type': 'application/json' };
-      const run = (seconds: number, rate?: number) =>
-        load('Kasi POST /v1/checkouts', { url: `${kasi.url}/v1/checkouts`, method: 'POST', headers, body: () => checkoutBody, idempotent: true, seconds, connections: CONNECTIONS, rate });
-      await run(1);
-      max = await run(SECONDS);
-      half = await run(SECONDS, Math.max(1, Math.round(max.requestsPerSecond / 2)));
-    } finally {
-      await stopServer(kasi.child);
-    }
-    const bare = await startServer('servers/bare.ts', env);
     let baseline;
     try {
-      const headers = { authorization: `Bearer ${keys.sk_test}`, 'content-type': 'application/json' };
-      await load('bare Koa + pg', { url: `${bare.url}/v1/customers`, method: 'POST', headers, body: customerBody, seconds: 1, connections: CONNECTIONS });
-      baseline = await load('bare Koa + pg (insert)', { url: `${bare.url}/v1/customers`, method: 'POST', headers, body: customerBody, seconds: SECONDS, connections: CONNECTIONS });
+      const checkoutHeaders = { authorization: `Bearer ${keys.pk_test}`, 'content-type': 'application/json' };
+      const customerHeaders = { authorization: `Bearer ${keys.sk_test}`, 'content-type': 'application/json' };
+      const checkouts = (seconds: number, rate?: number) => (label: string) =>
+        load(label, { url: `${kasi.url}/v1/checkouts`, method: 'POST', headers: checkoutHeaders, body: () => checkoutBody, idempotent: true, seconds, connections: CONNECTIONS, rate });
+      const inserts = (seconds: number) => (label: string) =>
+        load(label, { url: `${bare.url}/v1/customers`, method: 'POST', headers: customerHeaders, body: customerBody, idempotent: true, seconds, connections: CONNECTIONS });
+      await checkouts(1)('warm-up');
+      await inserts(1)('warm-up');
+      [max, baseline] = (await interleaved(
+        [
+          { label: 'Kasi POST /v1/checkouts', run: checkouts(SECONDS) },
+          { label: 'bare Koa + pg (insert)', run: inserts(SECONDS) },
+        ],
+        ROUNDS,
+      )) as [Figures, Figures];
+      half = await checkouts(SECONDS, Math.max(1, Math.round(max.requestsPerSecond / 2)))('Kasi at half rate');
     } finally {
+      await stopServer(kasi.child);
       await stopServer(bare.child);
     }
     printComparison('POST /v1/checkouts (Idempotency-Key, lifetime workflow started) vs the bare server', max, baseline, 0.5);

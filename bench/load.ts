@@ -13,7 +13,9 @@ export interface Figures {
 }
 
 export async function startServer(script: string, env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve(__dirname, script)], {
+  // BENCH_PROFILE_DIR=<dir> writes a CPU profile of each server there (on its SIGTERM exit).
+  const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.resolve(__dirname, script)], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -66,6 +68,18 @@ export async function load(
     p99: result.latency.p99,
     errors: result.errors + result.non2xx,
   };
+}
+
+/**
+ * Alternates the load between the contestants round by round (both servers stay up), so drift in
+ * a shared, noisy machine hits both alike; each one's figures are those of its median round.
+ */
+export async function interleaved(contestants: { label: string; run: (label: string) => Promise<Figures> }[], rounds: number): Promise<Figures[]> {
+  const results: Figures[][] = contestants.map(() => []);
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, c] of contestants.entries()) results[i]!.push(await c.run(c.label));
+  }
+  return results.map((figures) => [...figures].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(figures.length / 2)]!);
 }
 
 export function printComparison(title: string, kasi: Figures, bare: Figures, target: number): void {

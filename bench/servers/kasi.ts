@@ -9,6 +9,8 @@ async function main(): Promise<void> {
   const config = loadConfig({ ...process.env, RATE_LIMIT_PER_MINUTE: '1000000000', LOG_LEVEL: 'silent' });
   const service = await startService({ db: connect(config.databaseUrl!, 10), databaseUrl: config.databaseUrl!, config, log: pino({ level: 'silent' }), port: 0 });
   console.log(`listening on ${service.http.url}`);
+  // A normal exit on SIGTERM, so a --cpu-prof profile is written.
+  process.once('SIGTERM', () => process.exit(0));
 }
 
 main().catch((err: unknown) => {
