@@ -21,7 +21,7 @@ import type { AttemptHandle, AttemptResult } from './activity-runner';
 import { RealClock, VirtualClock } from './clock';
 import type { Clock, ClockTimer } from './clock';
 import { activityCancelledFailure, activityFailure, childFailure, errorToFailure, failureToError, retryState, startToCloseTimeoutFailure } from './failures';
-import type { ActivityRef, RetryStateName } from './failures';
+import type { ActivityRef, ChildRef, RetryStateName } from './failures';
 import { ENGINE_IDENTITY, HistoryRecorder } from './history';
 import { buildActivation, buildQueryActivation } from './jobs';
 import type { Job } from './jobs';
@@ -115,14 +115,7 @@ interface ActivityState {
 
 interface ChildState {
   seq: number;
-  ref: {
-    namespace: string;
-    workflowId: string;
-    runId: string;
-    workflowType: string;
-    initiatedEventId: number;
-    startedEventId: number;
-  };
+  ref: ChildRef;
   parentClosePolicy: number;
 }
 
