@@ -40,12 +40,13 @@ export function createWebhookActivities(deps: ActivityDeps & { resolve?: Resolve
         [DELIVERY_ID_HEADER]: delivery.id,
         [SIGNATURE_HEADER]: signatureHeader(secrets, Math.floor(now.getTime() / 1000), delivery.payload),
       },
-      { mode: delivery.mode, timeoutMs: config.webhookTimeoutMs, resolve: deps.resolve, responseLimit: RESPONSE_BODY_LIMIT },
+      { mode: delivery.mode, allowLoopback: config.webhookAllowLoopback, timeoutMs: config.webhookTimeoutMs, resolve: deps.resolve, responseLimit: RESPONSE_BODY_LIMIT },
     );
     const delivered = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
     const delay = delivered || options.manual ? null : delayAfterAttempt(attemptNumber);
     // The attempt and the delivery's new state in one statement (one round trip, all or nothing);
-    // a retried activity that already recorded this attempt number records nothing twice.
+    // a retried activity that already recorded this attempt number records nothing twice. A ping
+    // (no event) has no ladder: its one attempt decides it.
     await sql(
       db,
       `with attempt as (
@@ -53,9 +54,9 @@ export function createWebhookActivities(deps: ActivityDeps & { resolve?: Resolve
          values ($1, $2, $3, $4, $5, $6, $7) on conflict (delivery_id, attempt_number) do nothing
        )
        update webhook_deliveries set attempt_count = $2,
-         status = case when $8 then 'delivered' else status end,
+         status = case when $8 then 'delivered' when event_id is null then 'failed' else status end,
          delivered_at = case when $8 then $3 else delivered_at end,
-         failed_at = case when $8 then null else failed_at end,
+         failed_at = case when $8 then null when event_id is null then $3 else failed_at end,
          next_attempt_at = $9
        where id = $1`,
       [

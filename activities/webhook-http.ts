@@ -7,10 +7,12 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import type { Mode } from '../domain/api-keys';
-import { addressAllowed, webhookUrlProblem } from '../domain/webhook-url';
+import { addressAllowed, isLoopbackAddress, webhookUrlProblem } from '../domain/webhook-url';
 
 // Connections are kept alive between deliveries (a new TLS handshake per event would dominate the
-// cost); a new connection always goes through the pinned, checked address below.
+// cost); a new connection always goes through the pinned, checked address below. Loopback
+// targets (test mode on a local install) never use the pool, so no pooled socket to this machine
+// can serve a later delivery to the same host name.
 const agents = {
   'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }),
   'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }),
@@ -18,7 +20,18 @@ const agents = {
 
 export type Resolver = (hostname: string) => Promise<{ address: string; family: number }[]>;
 
+/** A name server that never answers must not hold a delivery (or a request) for long. */
+export const DNS_TIMEOUT_MS = 3_000;
+
 export const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new WebhookDestinationRefused(`${what} took longer than ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
 
 export interface PostOutcome {
   statusCode: number | null;
@@ -31,24 +44,33 @@ export interface PostOutcome {
 /** Refusals found before anything is sent: the URL or the addresses it resolves to. */
 export class WebhookDestinationRefused extends Error {}
 
-async function checkedAddress(url: URL, mode: Mode, resolve: Resolver): Promise<{ address: string; family: number }> {
-  const problem = webhookUrlProblem(url.href, mode);
+export interface Destination {
+  mode: Mode;
+  allowLoopback: boolean;
+  resolve?: Resolver;
+}
+
+async function checkedAddress(url: URL, to: Destination, timeoutMs = DNS_TIMEOUT_MS): Promise<{ address: string; family: number }> {
+  const problem = webhookUrlProblem(url.href, to.mode, to.allowLoopback);
   if (problem) throw new WebhookDestinationRefused(problem);
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await resolve(host);
+  const addresses = isIP(host)
+    ? [{ address: host, family: isIP(host) }]
+    : await withTimeout((to.resolve ?? systemResolver)(host), Math.min(timeoutMs, DNS_TIMEOUT_MS), `resolving ${host}`);
   if (addresses.length === 0) throw new WebhookDestinationRefused(`${host} does not resolve`);
-  const refused = addresses.find((a) => !addressAllowed(a.address, mode));
+  const refused = addresses.find((a) => !addressAllowed(a.address, to.mode, to.allowLoopback));
   if (refused) throw new WebhookDestinationRefused(`${host} resolves to ${refused.address}, an internal address`);
   return addresses[0]!;
 }
 
 /** Why `rawUrl` may not receive this mode's webhooks (scheme, literal or resolved address), or null. */
-export async function destinationProblem(rawUrl: string, mode: Mode, resolve: Resolver = systemResolver): Promise<string | null> {
+export async function destinationProblem(rawUrl: string, to: Destination): Promise<string | null> {
   try {
-    await checkedAddress(new URL(rawUrl), mode, resolve);
+    await checkedAddress(new URL(rawUrl), to);
     return null;
   } catch (err) {
-    if (err instanceof WebhookDestinationRefused) return err.message;
+    // A name server that is only slow is not a reason to refuse the endpoint; sends check again.
+    if (err instanceof WebhookDestinationRefused) return /took longer than/.test(err.message) ? null : err.message;
     // A name that does not resolve yet is accepted when saved; every send checks again.
     if (err instanceof TypeError) return 'Must be an absolute URL.';
     return null;
@@ -59,14 +81,15 @@ export async function postWebhook(
   rawUrl: string,
   body: string,
   headers: Record<string, string>,
-  options: { mode: Mode; timeoutMs: number; resolve?: Resolver; responseLimit: number },
+  options: Destination & { timeoutMs: number; responseLimit: number },
 ): Promise<PostOutcome> {
+  // The budget covers the whole exchange, name resolution included.
   const started = performance.now();
   const latency = () => Math.round(performance.now() - started);
   const url = new URL(rawUrl);
   let target: { address: string; family: number };
   try {
-    target = await checkedAddress(url, options.mode, options.resolve ?? systemResolver);
+    target = await checkedAddress(url, options, options.timeoutMs);
   } catch (err) {
     return { statusCode: null, responseBody: null, error: err instanceof Error ? err.message : String(err), latencyMs: latency() };
   }
@@ -87,12 +110,12 @@ export async function postWebhook(
       method: 'POST',
       lookup: pinned,
       headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-      agent: agents[url.protocol as 'http:' | 'https:'],
+      agent: isLoopbackAddress(target.address) ? false : agents[url.protocol as 'http:' | 'https:'],
     });
     const timer = setTimeout(() => {
       finish({ statusCode: null, responseBody: null, error: `no answer within ${options.timeoutMs} ms` });
       req.destroy();
-    }, options.timeoutMs);
+    }, Math.max(0, options.timeoutMs - latency()));
     req.on('error', (err) => finish({ statusCode: null, responseBody: null, error: err.message }));
     req.on('response', (res) => {
       const chunks: Buffer[] = [];

@@ -59,7 +59,9 @@ export function createApp(deps: AppDeps): App {
   const clock = deps.clock ?? systemClock;
   const limiter = deps.limiter ?? createRateLimiter({ perMinute: config.rateLimitPerMinute, store: config.rateLimitStore, db: deps.db });
   const routes = apiRoutes(config);
-  const koa = new Koa<ApiState>({ proxy: process.env.TRUST_PROXY === 'true' });
+  // Behind a proxy, the client address is the entry the last trusted proxy appended to
+  // X-Forwarded-For; entries before it are the client's own to forge.
+  const koa = new Koa<ApiState>({ proxy: config.trustProxy, maxIpsCount: config.trustedProxyHops });
   koa.silent = true;
   const pages = pagesRouter(routes, config);
   const api = apiRouter(routes, { db: deps.db, clock, config, log, limiter, orchestration: deps.orchestration });

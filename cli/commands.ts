@@ -138,7 +138,7 @@ export const commands: Record<string, Command> = {
     const url = option(input, 'url');
     if (!url) throw new UsageError('--url is required');
     const events = option(input, 'events')?.split(',').map((t) => oneOf(t.trim(), PUBLIC_EVENT_TYPES, '--events'));
-    const problem = await destinationProblem(url, mode);
+    const problem = await destinationProblem(url, { mode, allowLoopback: input.config.webhookAllowLoopback });
     if (problem) throw new Error(`--url cannot receive ${mode} webhooks: ${problem}`);
     if (!(await findAccount(input.db, accountId))) throw new Error(`no account ${accountId}`);
     const { endpoint, secret } = await createWebhookEndpoint(input.db, { accountId, mode, url, eventTypes: events ?? null, key: input.config.secretKey(), now: input.now });

@@ -29,6 +29,16 @@ export interface Config {
   secretKey(): Buffer;
   /** A webhook attempt that has no answer after this long counts as failed. */
   webhookTimeoutMs: number;
+  /**
+   * Whether test-mode webhooks may go to loopback (http on localhost, for local development).
+   * KASI_WEBHOOK_ALLOW_LOOPBACK; by default only on a local install (PUBLIC_BASE_URL on loopback):
+   * on a shared server, loopback is the server itself.
+   */
+  webhookAllowLoopback: boolean;
+  /** TRUST_PROXY=true: the client address comes from X-Forwarded-For. */
+  trustProxy: boolean;
+  /** Behind TRUST_PROXY, how many proxies append to X-Forwarded-For (the client is read before them). */
+  trustedProxyHops: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -75,5 +85,10 @@ export function loadConfig(env: Env = process.env): Config {
     plans: loadPlans(env.KASI_PLANS_FILE || undefined),
     secretKey: () => (secretKey ??= loadSecretKey(env.KASI_SECRET_KEY || undefined, dataDir)),
     webhookTimeoutMs: integer(env, 'KASI_WEBHOOK_TIMEOUT_MS', 10_000),
+    webhookAllowLoopback: env.KASI_WEBHOOK_ALLOW_LOOPBACK
+      ? env.KASI_WEBHOOK_ALLOW_LOOPBACK === 'true'
+      : ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(publicBaseUrl).hostname),
+    trustProxy: env.TRUST_PROXY === 'true',
+    trustedProxyHops: integer(env, 'TRUSTED_PROXY_HOPS', 1),
   };
 }

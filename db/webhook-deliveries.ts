@@ -71,9 +71,11 @@ export async function dispatchOutbox(db: Knex, now: Date, limit = 100): Promise<
         });
       }
     }
-    if (deliveries.length) await trx('webhook_deliveries').insert(deliveries).onConflict(trx.raw('(event_id, endpoint_id) where event_id is not null')).ignore();
+    const inserted = deliveries.length
+      ? ((await trx('webhook_deliveries').insert(deliveries).onConflict(trx.raw('(event_id, endpoint_id) where event_id is not null')).ignore().returning('*')) as WebhookDeliveryRow[])
+      : [];
     await trx('events').whereIn('id', events.map((e) => e.id)).update({ dispatched_at: now });
-    return deliveries;
+    return inserted;
   });
 }
 

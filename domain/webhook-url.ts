@@ -1,7 +1,8 @@
 // Where webhooks may go. Live endpoints: https only, and never to loopback, private, link-local
 // or other internal addresses (no SSRF), checked when the endpoint is saved and again, on the
-// resolved address, at every send. Test endpoints may also use http on localhost, so merchants
-// can develop locally; every other internal address is refused in both modes.
+// resolved address, at every send. Test endpoints may also use http on localhost so merchants can
+// develop locally, but only where the operator allows loopback (`allowLoopback`: a local install,
+// see config): on a shared server, loopback is the server's own machine and its admin ports.
 import { BlockList, isIP } from 'node:net';
 import type { Mode } from './api-keys';
 
@@ -61,7 +62,7 @@ export function isLoopbackAddress(address: string): boolean {
 const LOCAL_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** The URL's own problems (scheme, credentials, a literal internal address), or null. */
-export function webhookUrlProblem(raw: string, mode: Mode): string | null {
+export function webhookUrlProblem(raw: string, mode: Mode, allowLoopback: boolean): string | null {
   let url: URL;
   try {
     url = new URL(raw);
@@ -69,17 +70,17 @@ export function webhookUrlProblem(raw: string, mode: Mode): string | null {
     return 'Must be an absolute URL.';
   }
   if (url.username || url.password) return 'Must not carry a user name or password.';
-  const local = LOCAL_HOSTNAMES.has(url.hostname);
-  if (url.protocol !== 'https:' && !(mode === 'test' && url.protocol === 'http:' && local)) {
-    return mode === 'live' ? 'Live endpoints must use https.' : 'Must use https (test endpoints may use http on localhost).';
+  const local = LOCAL_HOSTNAMES.has(url.hostname) && mode === 'test' && allowLoopback;
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && local)) {
+    return mode === 'live' || !allowLoopback ? 'Must use https.' : 'Must use https (test endpoints may use http on localhost).';
   }
   const literal = url.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(literal) && !addressAllowed(literal, mode)) return 'Must not be a loopback, private, link-local or other internal address.';
+  if (isIP(literal) && !addressAllowed(literal, mode, allowLoopback)) return 'Must not be a loopback, private, link-local or other internal address.';
   return null;
 }
 
 /** Whether a resolved address may receive this mode's webhooks. */
-export function addressAllowed(address: string, mode: Mode): boolean {
+export function addressAllowed(address: string, mode: Mode, allowLoopback: boolean): boolean {
   if (!isInternalAddress(address)) return true;
-  return mode === 'test' && isLoopbackAddress(address);
+  return mode === 'test' && allowLoopback && isLoopbackAddress(address);
 }

@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Clock } from '../domain/clock';
 import { EVENTS_CHANNEL } from '../db/events';
-import { dispatchOutbox } from '../db/webhook-deliveries';
+import { dispatchOutbox, type WebhookDeliveryRow } from '../db/webhook-deliveries';
 import { workflowIdFor, type OrchestrationPort } from '../orchestration';
 
 const SWEEP_INTERVAL_MS = 5_000;
@@ -22,20 +22,30 @@ export async function startWebhookDispatcher(deps: { db: Knex; databaseUrl: stri
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = false;
+  // Deliveries committed but whose workflow did not start yet (the orchestration was briefly
+  // unreachable): retried on every pass, so they wait seconds, not until the next boot.
+  const unstarted = new Map<string, WebhookDeliveryRow>();
+
+  async function startWorkflows(): Promise<void> {
+    for (const d of unstarted.values()) {
+      await deps.port.start({
+        workflowType: 'webhookDelivery',
+        workflowId: workflowIdFor('webhook-delivery', d.id),
+        args: [d.id],
+        accountId: d.account_id,
+        mode: d.mode,
+      });
+      unstarted.delete(d.id);
+    }
+  }
 
   async function dispatchAll(): Promise<void> {
+    await startWorkflows();
     for (;;) {
       const deliveries = await dispatchOutbox(deps.db, deps.clock.now());
       if (deliveries.length === 0) return;
-      for (const d of deliveries) {
-        await deps.port.start({
-          workflowType: 'webhookDelivery',
-          workflowId: workflowIdFor('webhook-delivery', d.id),
-          args: [d.id],
-          accountId: d.account_id,
-          mode: d.mode,
-        });
-      }
+      for (const d of deliveries) unstarted.set(d.id, d);
+      await startWorkflows();
     }
   }
 

@@ -2,6 +2,7 @@
 // create, list, read, update, rotate the secret, send a test.ping, list deliveries with their
 // attempts, and re-send a delivery by hand. See docs/webhooks.md.
 import type { Knex } from 'knex';
+import type { Config } from '../../config';
 import { ApiError } from '../../domain/errors';
 import { idPattern } from '../../domain/ids';
 import { destinationProblem } from '../../activities/webhook-http';
@@ -29,8 +30,8 @@ import {
 
 const endpointParams = { id: idPattern('webhookEndpoint') };
 
-async function checkUrl(url: string, caller: Caller): Promise<void> {
-  const problem = await destinationProblem(url, caller.mode);
+async function checkUrl(url: string, caller: Caller, config: Config): Promise<void> {
+  const problem = await destinationProblem(url, { mode: caller.mode, allowLoopback: config.webhookAllowLoopback });
   if (problem) throw new ApiError('VALIDATION_FAILED', 'The endpoint URL cannot receive webhooks.', { fields: [{ path: 'url', message: problem }] });
 }
 
@@ -61,7 +62,7 @@ export const webhookEndpointRoutes = [
     body: webhookEndpointCreateSchema,
     responses: { 201: { description: 'The endpoint and its signing secret.', schema: webhookEndpointWithSecretSchema } },
     async handler({ caller, body, db, clock, config }) {
-      await checkUrl(body.url, caller);
+      await checkUrl(body.url, caller, config);
       const created = await createWebhookEndpoint(db, {
         accountId: caller.account.id,
         mode: caller.mode,
@@ -111,9 +112,9 @@ export const webhookEndpointRoutes = [
     params: endpointParams,
     body: webhookEndpointUpdateSchema,
     responses: { 200: { description: 'The endpoint.', schema: webhookEndpointSchema } },
-    async handler({ caller, params, body, db, clock }) {
+    async handler({ caller, params, body, db, clock, config }) {
       await endpoint(db, params.id, caller);
-      if (body.url !== undefined) await checkUrl(body.url, caller);
+      if (body.url !== undefined) await checkUrl(body.url, caller, config);
       return { status: 200, body: webhookEndpointView(await updateWebhookEndpoint(db, params.id, body, clock.now())) };
     },
   }),

@@ -40,6 +40,20 @@ describe('rate limit', () => {
     assert.equal((await api.request('/v1/openapi.json')).status, 429);
   });
 
+  it('behind TRUST_PROXY, reads the address the proxy appended, not one the client forged', async () => {
+    const proxied = await api.sibling({ TRUST_PROXY: 'true', RATE_LIMIT_PER_MINUTE: '3' });
+    try {
+      const statuses: number[] = [];
+      // The client forges the first entry; the proxy appends the real address last.
+      for (let i = 0; i < 4; i++) statuses.push((await proxied.request('/v1/account', { key, headers: { 'x-forwarded-for': `9.9.9.${i}, 203.0.113.7` } })).status);
+      assert.deepEqual(statuses, [200, 200, 200, 429]);
+      const other = await proxied.request('/v1/account', { key, headers: { 'x-forwarded-for': '9.9.9.9, 203.0.113.8' } });
+      assert.equal(other.status, 200, 'another real address has its own count');
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it('shares one count between API processes with RATE_LIMIT_STORE=postgres', async () => {
     const a = await api.sibling({ RATE_LIMIT_STORE: 'postgres', RATE_LIMIT_PER_MINUTE: '4' });
     const b = await api.sibling({ RATE_LIMIT_STORE: 'postgres', RATE_LIMIT_PER_MINUTE: '4' });

@@ -210,6 +210,38 @@ describe('webhook delivery', () => {
     assert.equal((await api.request('/v1/events?type=test.ping', { key: merchant.keys.sk_test })).status, 400);
   });
 
+  it('marks a ping that failed as failed, so it can be re-sent', async () => {
+    const r = await receiver();
+    r.fallback = 500;
+    const endpoint = await addEndpoint(r.url);
+    const ping = await api.request(`/v1/webhook_endpoints/${endpoint.id}/ping`, { method: 'POST', key: merchant.keys.sk_test, idempotencyKey: ik() });
+    await r.waitFor(1);
+    await settle();
+    const failed = (await api.request(`/v1/webhook_endpoints/${endpoint.id}/deliveries`, { key: merchant.keys.sk_test })).body.data.find((d: { id: string }) => d.id === ping.body.id);
+    assert.equal(failed.status, 'failed');
+    r.fallback = 200;
+    const resent = await api.request(`/v1/webhook_deliveries/${ping.body.id}/resend`, { method: 'POST', key: merchant.keys.sk_test, idempotencyKey: ik() });
+    assert.equal(resent.status, 202);
+    await r.waitFor(2);
+  });
+
+  it('counts a name server that never answers against the attempt\'s budget', async () => {
+    const slowDns = await startApi({ env: { KASI_WEBHOOK_TIMEOUT_MS: '300' }, resolveHost: () => new Promise(() => undefined) });
+    try {
+      const m = await slowDns.merchant();
+      const created = await slowDns.request('/v1/webhook_endpoints', { key: m.keys.sk_test, body: { url: 'https://never-answers.example/hook' }, idempotencyKey: ik() });
+      assert.equal(created.status, 201);
+      const started = Date.now();
+      await slowDns.request(`/v1/webhook_endpoints/${created.body.id}/ping`, { method: 'POST', key: m.keys.sk_test, idempotencyKey: ik() });
+      await slowDns.engine.runUntilIdle();
+      const d = (await slowDns.request(`/v1/webhook_endpoints/${created.body.id}/deliveries`, { key: m.keys.sk_test })).body.data[0];
+      assert.match(d.attempts[0].error, /resolving never-answers.example took longer than 300 ms/);
+      assert.ok(Date.now() - started < 2000);
+    } finally {
+      await slowDns.close();
+    }
+  });
+
   it('does not dispatch an event whose transaction rolled back', async () => {
     const r = await receiver();
     await addEndpoint(r.url);

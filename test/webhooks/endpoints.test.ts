@@ -61,6 +61,20 @@ describe('webhook endpoints and events', () => {
     }
   });
 
+  it('refuses loopback for test endpoints too where the operator does not allow it (a shared server)', async () => {
+    const shared = await startApi({ env: { PUBLIC_BASE_URL: 'https://pay.example.lk' } });
+    try {
+      assert.equal(shared.config.webhookAllowLoopback, false);
+      const m = await shared.merchant();
+      for (const url of [receiver.url, 'http://localhost:9/hook', 'https://127.0.0.1/hook', 'https://[::1]/hook']) {
+        const res = await shared.request('/v1/webhook_endpoints', { key: m.keys.sk_test, body: { url }, idempotencyKey: ik() });
+        assert.equal(res.status, 400, url);
+      }
+    } finally {
+      await shared.close();
+    }
+  });
+
   it('checks the resolved address again at every send, and sends nothing to an internal one', async () => {
     const created = await add('https://internal.example/hook');
     assert.equal(created.status, 201, 'the name does not resolve to anything internal when saved');
