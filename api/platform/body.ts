@@ -1,6 +1,7 @@
 // Reading a JSON body: writes need `Content-Type: application/json`, the size limit is enforced
 // while the stream is read (a client cannot make us buffer more than the limit), and the body
 // must parse as JSON.
+import type { IncomingMessage } from 'node:http';
 import type { Next } from 'koa';
 import { ApiError } from '../../domain/errors';
 import type { ApiContext } from './context';
@@ -8,15 +9,16 @@ import { isWrite, type RouteSpec } from './route';
 
 export const BODY_LIMIT_BYTES = 256 * 1024;
 
-function tooLarge(): ApiError {
-  return new ApiError('body_too_large', `The body is over 256 kB (${BODY_LIMIT_BYTES} bytes).`, { headers: { connection: 'close' } });
+function tooLarge(limit: number): ApiError {
+  return new ApiError('body_too_large', `The body is over ${limit / 1024} kB (${limit} bytes).`, { headers: { connection: 'close' } });
 }
 
-async function readLimited(ctx: ApiContext, limit: number): Promise<string> {
+/** The request body as text, refused (413) once it passes `limit` bytes, declared or streamed. */
+export async function readLimited(ctx: { req: IncomingMessage; get(field: string): string }, limit: number): Promise<string> {
   const declared = Number(ctx.get('content-length') || 0);
   if (declared > limit) {
     ctx.req.resume();
-    throw tooLarge();
+    throw tooLarge(limit);
   }
   const chunks: Buffer[] = [];
   let size = 0;
@@ -25,7 +27,7 @@ async function readLimited(ctx: ApiContext, limit: number): Promise<string> {
     if (size > limit) {
       // Drop the rest without keeping it; the connection closes after the answer.
       ctx.req.resume();
-      throw tooLarge();
+      throw tooLarge(limit);
     }
     chunks.push(chunk as Buffer);
   }
