@@ -43,10 +43,12 @@ async function heapPerOpenWorkflow(count: number): Promise<number> {
 
 export async function runEmbeddedEngineBench(): Promise<void> {
   await throughput(200); // warm-up: bundling and JIT
-  const perSecond = await throughput(2_000);
+  // The median of three runs: one run on a shared 2-core machine swings by a fifth either way.
+  const runs = [await throughput(2_000), await throughput(2_000), await throughput(2_000)].sort((a, b) => a - b);
+  const perSecond = runs[1]!;
   const perWorkflow = await heapPerOpenWorkflow(10_000);
   const gcNote = (globalThis as { gc?: unknown }).gc ? '' : ' (run node with --expose-gc for a steadier figure)';
-  console.log(`embedded engine: ${perSecond.toFixed(0)} checkout-shaped workflows started and completed per second (target >= 500)`);
+  console.log(`embedded engine: ${perSecond.toFixed(0)} checkout-shaped workflows started and completed per second, median of ${runs.map((r) => r.toFixed(0)).join(', ')} (target >= 500)`);
   console.log(`embedded engine: ${(perWorkflow / 1024).toFixed(1)} kB of heap per open workflow with 10,000 open (target <= 64 kB)${gcNote}`);
 }
 
