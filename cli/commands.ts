@@ -7,7 +7,7 @@ import { apiKeyView, createApiKey, revokeApiKey } from '../db/api-keys';
 import { migrate } from '../db/connection';
 import { createMerchant } from '../db/merchants';
 import { PUBLIC_EVENT_TYPES } from '../domain/event-types';
-import { createWebhookEndpoint, rotateWebhookSecret, type WebhookEndpointRow } from '../db/webhook-endpoints';
+import { createWebhookEndpoint, rotateWebhookSecret, updateWebhookEndpoint, webhookEndpointView, type WebhookEndpointRow } from '../db/webhook-endpoints';
 import { createPingDelivery, webhookAttemptView, type WebhookAttemptRow } from '../db/webhook-deliveries';
 import { destinationProblem } from '../activities/webhook-http';
 import { createWebhookActivities } from '../activities/webhook-delivery';
@@ -76,6 +76,11 @@ async function findEndpoint(input: CommandInput): Promise<WebhookEndpointRow> {
   const endpoint = (await input.db('webhook_endpoints').where({ id }).first()) as WebhookEndpointRow | undefined;
   if (!endpoint) throw new Error(`no webhook endpoint ${id}`);
   return endpoint;
+}
+
+async function setEndpointEnabled(input: CommandInput, enabled: boolean): Promise<CommandOutput> {
+  const endpoint = await updateWebhookEndpoint(input.db, (await findEndpoint(input)).id, { enabled }, input.now);
+  return { json: webhookEndpointView(endpoint), text: `${endpoint.id} ${enabled ? 'enabled' : 'disabled'}: ${endpoint.url}` };
 }
 
 export const commands: Record<string, Command> = {
@@ -173,6 +178,14 @@ export const commands: Record<string, Command> = {
         ? list.map((a) => `${a.attemptedAt}  ${a.deliveryId} #${a.attemptNumber}  ${a.eventType}  ${a.statusCode ?? '-'}  ${a.latencyMs} ms${a.error ? `  ${a.error}` : ''}`).join('\n')
         : 'no attempts yet',
     };
+  },
+
+  async 'webhook enable'(input) {
+    return setEndpointEnabled(input, true);
+  },
+
+  async 'webhook disable'(input) {
+    return setEndpointEnabled(input, false);
   },
 
   async 'webhook ping'(input) {

@@ -17,6 +17,7 @@ const USAGE = `usage: kasi <command> [--json]
   kasi webhook add <accountId> --url <url> --mode test|live [--events type,type]
   kasi webhook rotate <endpointId>
   kasi webhook list <accountId>
+  kasi webhook enable|disable <endpointId>
   kasi webhook attempts <endpointId>
   kasi webhook ping <endpointId>
 `;

@@ -135,6 +135,11 @@ describe('kasi CLI', () => {
       verifyWebhook(second!.body, String(second!.headers['service-signature']), added.secret);
       verifyWebhook(second!.body, String(second!.headers['service-signature']), rotated.secret);
 
+      const disabled = await json('webhook', 'disable', added.id);
+      assert.equal(disabled.enabled, false);
+      assert.deepEqual(await json('webhook', 'list', accountId), [{ id: added.id, url: receiver.url, mode: 'test', enabled: false }]);
+      assert.equal((await json('webhook', 'enable', added.id)).enabled, true);
+
       const live = await kasi('webhook', 'add', accountId, '--url', 'https://10.0.0.1/hook', '--mode', 'live');
       assert.equal(live.code, 1);
       assert.match(live.stderr, /internal address/);
