@@ -67,6 +67,11 @@ export async function createApiKey(
   return { record: keyFromRow(row as ApiKeyRow), key };
 }
 
+// Built once: this runs on every authenticated request.
+const ACTIVE_KEY_SQL = `select ${KEY_COLUMNS.map((c) => `k.${c}`).join(', ')}, ${ACCOUNT_COLUMNS.map((c) => `a.${c} as account_${c}`).join(', ')}
+  from api_keys k join accounts a on a.id = k.account_id
+  where k.key_hash = $1 and k.revoked_at is null and (k.expires_at is null or k.expires_at > $2)`;
+
 /**
  * The key and its account for a presented key, if the key is usable at `now`: not revoked and
  * not past its end date. One indexed query per request.
@@ -76,13 +81,7 @@ export async function findActiveKey(
   key: string,
   now: Date,
 ): Promise<{ key: ApiKeyRecord; account: AccountRecord } | null> {
-  const [row] = await sql<Record<string, unknown>>(
-    db,
-    `select ${KEY_COLUMNS.map((c) => `k.${c}`).join(', ')}, ${ACCOUNT_COLUMNS.map((c) => `a.${c} as account_${c}`).join(', ')}
-     from api_keys k join accounts a on a.id = k.account_id
-     where k.key_hash = $1 and k.revoked_at is null and (k.expires_at is null or k.expires_at > $2)`,
-    [hashKey(key), now],
-  );
+  const [row] = await sql<Record<string, unknown>>(db, ACTIVE_KEY_SQL, [hashKey(key), now]);
   if (!row) return null;
   const accountRow = Object.fromEntries(ACCOUNT_COLUMNS.map((c) => [c, row[`account_${c}`]]));
   return { key: keyFromRow(row as unknown as ApiKeyRow), account: accountFromRow(accountRow as unknown as AccountRow) };

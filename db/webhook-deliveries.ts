@@ -106,9 +106,14 @@ export async function createPingDelivery(db: Knex | Knex.Transaction, endpoint: 
   return row!;
 }
 
-/** Deliveries still pending (for boot-time restart of their workflows). */
-export async function pendingDeliveries(db: Knex): Promise<WebhookDeliveryRow[]> {
-  return (await db('webhook_deliveries').where({ status: 'pending' }).whereNotNull('event_id').select('*')) as WebhookDeliveryRow[];
+type PendingDelivery = Pick<WebhookDeliveryRow, 'id' | 'account_id' | 'mode' | 'attempt_count' | 'next_attempt_at'>;
+
+/** Deliveries still pending, with what their workflow needs to resume (not the payloads). */
+export async function pendingDeliveries(db: Knex): Promise<PendingDelivery[]> {
+  return (await db('webhook_deliveries')
+    .where({ status: 'pending' })
+    .whereNotNull('event_id')
+    .select('id', 'account_id', 'mode', 'attempt_count', 'next_attempt_at')) as PendingDelivery[];
 }
 
 export function webhookAttemptView(row: WebhookAttemptRow) {
