@@ -125,7 +125,7 @@ function operation(route: RouteSpec, components: Components) {
   };
 }
 
-export function openApiDocument(routes: readonly RouteSpec[], baseUrl: string) {
+function buildDocument(routes: readonly RouteSpec[], baseUrl: string) {
   const components: Components = {};
   withRefs(errorSchema, components);
   const paths: Record<string, Record<string, unknown>> = {};
@@ -156,4 +156,16 @@ export function openApiDocument(routes: readonly RouteSpec[], baseUrl: string) {
       },
     },
   };
+}
+
+const documents = new WeakMap<readonly RouteSpec[], ReturnType<typeof buildDocument>>();
+
+/** The document for an app's route table, built once and shared by the JSON and the reference page. */
+export function openApiDocument(routes: readonly RouteSpec[], baseUrl: string): ReturnType<typeof buildDocument> {
+  let document = documents.get(routes);
+  if (!document) {
+    document = buildDocument(routes, baseUrl);
+    documents.set(routes, document);
+  }
+  return document;
 }

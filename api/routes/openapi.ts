@@ -3,7 +3,6 @@ import { openApiDocument } from '../openapi/document';
 import { defineRoute, type RouteSpec } from '../platform/route';
 
 export function openApiRoute(allRoutes: () => readonly RouteSpec[], baseUrl: string): RouteSpec {
-  let document: unknown;
   return defineRoute<unknown, unknown>({
     method: 'GET',
     path: '/v1/openapi.json',
@@ -14,8 +13,7 @@ export function openApiRoute(allRoutes: () => readonly RouteSpec[], baseUrl: str
     cors: 'any',
     responses: { 200: { description: 'The OpenAPI 3.1 document.', schema: { type: 'object' } } },
     async handler() {
-      document ??= openApiDocument(allRoutes(), baseUrl);
-      return { status: 200, body: document };
+      return { status: 200, body: openApiDocument(allRoutes(), baseUrl) };
     },
   });
 }
