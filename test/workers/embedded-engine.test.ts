@@ -200,6 +200,16 @@ describe('embedded engine: workflow scenarios', function () {
     await env.replay(wf);
   });
 
+  it('each workflow in the shared sandbox sees only its own globals', async function () {
+    const [a, b, later] = [id('globals'), id('globals'), id('globals')];
+    // Both start before either runs on, so their tasks interleave in the one context.
+    await Promise.all([start('globalsKeeper', a, 'A'), start('globalsKeeper', b, 'B')]);
+    assert.equal(await env.result(a), 'undefined undefined object | A A undefined');
+    assert.equal(await env.result(b), 'undefined undefined object | B B undefined');
+    await start('globalsKeeper', later, 'C');
+    assert.equal(await env.result(later), 'undefined undefined object | C C undefined');
+  });
+
   it('a repeated start with the same id is harmless', async function () {
     const wf = id('checkout');
     const first = await start('checkoutLifetime', wf, 'chk_c', 30 * MINUTE);
