@@ -7,6 +7,8 @@ import pg from 'pg';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 const app = new Koa();
+// The load generator cuts its connections at the end of a round; that is not worth a stack trace.
+app.silent = true;
 
 async function keyAccount(header: string | undefined) {
   const key = header?.slice(7) ?? '';
