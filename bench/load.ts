@@ -15,6 +15,7 @@ export interface Figures {
 export async function startServer(script: string, env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
   // BENCH_PROFILE_DIR=<dir> writes a CPU profile of each server there (on its SIGTERM exit).
   const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
+  if (process.env.BENCH_TRACE_GC) profile.push('--trace-gc');
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.resolve(__dirname, script)], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -22,6 +23,7 @@ export async function startServer(script: string, env: Record<string, string>): 
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
+      if (process.env.BENCH_TRACE_GC) process.stderr.write(chunk);
       out += chunk.toString();
       const match = /listening on (http:\/\/\S+)/.exec(out);
       if (match) resolve(match[1] as string);

@@ -2,7 +2,9 @@
 import type { Knex } from 'knex';
 import type { Mode } from '../domain/api-keys';
 import type { Locale } from '../domain/locale';
-import { findPayment, paymentView, type PaymentRow } from './payments';
+import { MONTHLY_USAGE_SQL, monthlyUsageParams } from './monthly-usage';
+import { findPayment, paymentView, type NewPayment, type PaymentRow } from './payments';
+import { sql } from './sql';
 
 export type CheckoutStatus = 'open' | 'completed' | 'expired';
 
@@ -23,9 +25,67 @@ export interface CheckoutRow {
   expired_at: Date | null;
 }
 
-export async function insertCheckout(db: Knex | Knex.Transaction, row: Omit<CheckoutRow, 'status' | 'completed_at' | 'expired_at'>): Promise<CheckoutRow> {
-  const [inserted] = (await db('checkouts').insert({ ...row, status: 'open' }).returning('*')) as CheckoutRow[];
-  return inserted as CheckoutRow;
+export type NewCheckout = Pick<CheckoutRow, 'id' | 'locale' | 'url' | 'success_url' | 'cancel_url' | 'save_card' | 'expires_at'>;
+
+// The month's use, the payment (only if the limit has room for it) and the checkout, in one
+// statement: one round trip on the hottest write, and nothing half-written if it fails.
+const OPEN_CHECKOUT_SQL = `with usage as (${MONTHLY_USAGE_SQL}),
+  payment as (
+    insert into payments (id, account_id, mode, status, amount_cents, description, reference, customer_name, customer_email,
+      customer_phone, checkout_id, "order", created_at)
+    select $5::text, $1::text, $2::text, 'requires_payment_method', $6::bigint, $7::text, $8::text, $9::text, $10::text,
+      $11::text, $12::text, $13::json, $14::timestamptz
+    from usage where $15::bigint is null or usage.used + $6::bigint <= $15::bigint
+    returning *
+  ),
+  checkout as (
+    insert into checkouts (id, account_id, mode, status, payment_id, locale, url, success_url, cancel_url, save_card, expires_at, created_at)
+    select $12::text, $1::text, $2::text, 'open', payment.id, $16::text, $17::text, $18::text, $19::text, $20::boolean,
+      $21::timestamptz, $14::timestamptz
+    from payment
+  )
+  select usage.used as month_used_cents, payment.* from usage left join payment on true`;
+
+export type OpenedCheckout = { checkout: CheckoutRow; payment: PaymentRow } | { limitReached: true; usedCents: number };
+
+/**
+ * Opens a checkout with its payment, unless the payment would take the month past `limitCents`
+ * (null: no limit); then nothing is written and the month's use comes back.
+ */
+export async function openCheckout(db: Knex | Knex.Transaction, payment: NewPayment, checkout: NewCheckout, limitCents: number | null): Promise<OpenedCheckout> {
+  const [row] = await sql<PaymentRow & { month_used_cents: number }>(db, OPEN_CHECKOUT_SQL, [
+    ...monthlyUsageParams(payment.accountId, payment.mode, payment.now),
+    payment.id,
+    payment.amountCents,
+    payment.description,
+    payment.reference,
+    payment.customer?.name ?? null,
+    payment.customer?.email ?? null,
+    payment.customer?.phone ?? null,
+    checkout.id,
+    payment.order === null ? null : JSON.stringify(payment.order),
+    payment.now,
+    limitCents,
+    checkout.locale,
+    checkout.url,
+    checkout.success_url,
+    checkout.cancel_url,
+    checkout.save_card,
+    checkout.expires_at,
+  ]);
+  const { month_used_cents: usedCents, ...paymentRow } = row as PaymentRow & { month_used_cents: number };
+  if (paymentRow.id === null) return { limitReached: true, usedCents };
+  const opened: CheckoutRow = {
+    ...checkout,
+    account_id: payment.accountId,
+    mode: payment.mode,
+    status: 'open',
+    payment_id: paymentRow.id,
+    created_at: payment.now,
+    completed_at: null,
+    expired_at: null,
+  };
+  return { checkout: opened, payment: paymentRow };
 }
 
 export async function findCheckout(db: Knex | Knex.Transaction, id: string, forUpdate = false): Promise<CheckoutRow | undefined> {

@@ -6,19 +6,25 @@ import { colomboMonth } from '../domain/time';
 import type { Mode } from '../domain/api-keys';
 import { sql } from './sql';
 
-export async function monthlyUsageCents(db: Knex | Knex.Transaction, accountId: string, mode: Mode, now: Date): Promise<number> {
+/**
+ * The month's use as one `used` column, from $1 account, $2 mode, $3 and $4 the month's bounds.
+ * Two index range scans (the partial index of processing payments, and succeeded_at), not one OR
+ * that would read every payment of the account.
+ */
+export const MONTHLY_USAGE_SQL = `select coalesce(sum(amount_cents), 0)::bigint as used from (
+    select amount_cents from payments where account_id = $1 and mode = $2 and status = 'processing'
+    union all
+    select amount_cents from payments where account_id = $1 and mode = $2 and status <> 'processing'
+      and succeeded_at >= $3 and succeeded_at < $4
+  ) counted`;
+
+/** $1 to $4 of MONTHLY_USAGE_SQL. */
+export function monthlyUsageParams(accountId: string, mode: Mode, now: Date): [string, Mode, Date, Date] {
   const month = colomboMonth(now);
-  const [row] = await sql<{ used: number }>(
-    db,
-    // Two index range scans (the partial index of processing payments, and succeeded_at), not
-    // one OR that would read every payment of the account.
-    `select coalesce(sum(amount_cents), 0)::bigint as used from (
-       select amount_cents from payments where account_id = $1 and mode = $2 and status = 'processing'
-       union all
-       select amount_cents from payments where account_id = $1 and mode = $2 and status <> 'processing'
-         and succeeded_at >= $3 and succeeded_at < $4
-     ) counted`,
-    [accountId, mode, month.start, month.end],
-  );
+  return [accountId, mode, month.start, month.end];
+}
+
+export async function monthlyUsageCents(db: Knex | Knex.Transaction, accountId: string, mode: Mode, now: Date): Promise<number> {
+  const [row] = await sql<{ used: number }>(db, MONTHLY_USAGE_SQL, monthlyUsageParams(accountId, mode, now));
   return (row as { used: number }).used;
 }

@@ -57,27 +57,6 @@ export interface NewPayment {
   now: Date;
 }
 
-export async function insertPayment(db: Knex | Knex.Transaction, p: NewPayment): Promise<PaymentRow> {
-  const [row] = (await db('payments')
-    .insert({
-      id: p.id,
-      account_id: p.accountId,
-      mode: p.mode,
-      status: 'requires_payment_method',
-      amount_cents: p.amountCents,
-      description: p.description,
-      reference: p.reference,
-      customer_name: p.customer?.name ?? null,
-      customer_email: p.customer?.email ?? null,
-      customer_phone: p.customer?.phone ?? null,
-      checkout_id: p.checkoutId,
-      order: p.order === null ? null : JSON.stringify(p.order),
-      created_at: p.now,
-    })
-    .returning('*')) as PaymentRow[];
-  return row as PaymentRow;
-}
-
 export function paymentsQuery(db: Knex | Knex.Transaction, scope: { accountId: string; mode: Mode }, status?: PaymentStatus): Knex.QueryBuilder {
   const query = db<PaymentRow>('payments').where({ account_id: scope.accountId, mode: scope.mode });
   return status === undefined ? query : query.where({ status });

@@ -5,9 +5,7 @@ import { ApiError, type FieldError } from '../../domain/errors';
 import { idPattern, newId } from '../../domain/ids';
 import type { Locale } from '../../domain/locale';
 import { normaliseSriLankanPhone } from '../../domain/phone';
-import { checkoutUrl, checkoutView, insertCheckout, loadCheckoutView, type CheckoutRow } from '../../db/checkouts';
-import { monthlyUsageCents } from '../../db/monthly-usage';
-import { insertPayment } from '../../db/payments';
+import { checkoutUrl, checkoutView, loadCheckoutView, openCheckout, type CheckoutRow } from '../../db/checkouts';
 import { workflowIdFor } from '../../orchestration/ids';
 import { findOwned } from '../platform/ownership';
 import { defineRoute } from '../platform/route';
@@ -87,37 +85,37 @@ export const checkoutRoutes = [
       }
       const now = clock.now();
       const plan = config.plans[account.plan] ?? config.plans[DEFAULT_PLAN];
-      const used = await monthlyUsageCents(db, account.id, caller.mode, now);
-      if (plan !== undefined && used + amountCents > plan.monthlyLimitCents) {
-        throw new ApiError('monthly_limit_reached', `This payment would take the month past the ${account.plan} plan's limit of ${plan.monthlyLimitCents} cents (${used} used).`);
-      }
       const checkoutId = newId('checkout', now.getTime());
       const locale = body.locale ?? 'en';
-      const payment = await insertPayment(db, {
-        id: newId('payment', now.getTime()),
-        accountId: account.id,
-        mode: caller.mode,
-        amountCents,
-        description,
-        reference: body.reference ?? null,
-        customer: body.customer ? { name: body.customer.name, email: body.customer.email, phone } : null,
-        checkoutId,
-        order,
-        now,
-      });
-      const checkout = await insertCheckout(db, {
-        id: checkoutId,
-        account_id: account.id,
-        mode: caller.mode,
-        payment_id: payment.id,
-        locale,
-        url: checkoutUrl(config.publicBaseUrl, checkoutId, locale),
-        success_url: body.successUrl ?? null,
-        cancel_url: body.cancelUrl ?? null,
-        save_card: body.saveCard ?? false,
-        expires_at: new Date(now.getTime() + CHECKOUT_LIFETIME_MS),
-        created_at: now,
-      });
+      const opened = await openCheckout(
+        db,
+        {
+          id: newId('payment', now.getTime()),
+          accountId: account.id,
+          mode: caller.mode,
+          amountCents,
+          description,
+          reference: body.reference ?? null,
+          customer: body.customer ? { name: body.customer.name, email: body.customer.email, phone } : null,
+          checkoutId,
+          order,
+          now,
+        },
+        {
+          id: checkoutId,
+          locale,
+          url: checkoutUrl(config.publicBaseUrl, checkoutId, locale),
+          success_url: body.successUrl ?? null,
+          cancel_url: body.cancelUrl ?? null,
+          save_card: body.saveCard ?? false,
+          expires_at: new Date(now.getTime() + CHECKOUT_LIFETIME_MS),
+        },
+        plan?.monthlyLimitCents ?? null,
+      );
+      if ('limitReached' in opened) {
+        throw new ApiError('monthly_limit_reached', `This payment would take the month past the ${account.plan} plan's limit of ${plan?.monthlyLimitCents} cents (${opened.usedCents} used).`);
+      }
+      const { checkout, payment } = opened;
       afterCommit(async () => {
         await workflows.start({
           workflowType: 'checkoutLifetime',

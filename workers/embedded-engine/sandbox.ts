@@ -26,7 +26,7 @@ const silent = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error()
 export function bundleWorkflows(workflowsPath: string): Promise<WorkflowBundle> {
   let bundle = bundles.get(workflowsPath);
   if (bundle === undefined) {
-    bundle = bundleWorkflowCode({ workflowsPath, logger: silent, preloadModules: ['@temporalio/workflow'] });
+    bundle = bundleWorkflowCode({ workflowsPath, logger: silent, preloadModules: ['@temporalio/workflow', workflowsPath] });
     bundles.set(workflowsPath, bundle);
     // A failed bundle must not be cached: the next caller gets the error afresh.
     void bundle.catch(() => bundles.delete(workflowsPath));
