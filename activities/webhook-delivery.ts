@@ -3,9 +3,8 @@
 import type { ActivityDeps } from '.';
 import { signatureHeader, SIGNATURE_HEADER } from '../domain/webhook-signature';
 import { delayAfterAttempt } from '../domain/webhook-retry';
-import { signingSecrets } from '../db/webhook-endpoints';
 import { sql } from '../db/sql';
-import { RESPONSE_BODY_LIMIT, type WebhookDeliveryRow } from '../db/webhook-deliveries';
+import { deliveryToAttempt, RESPONSE_BODY_LIMIT } from '../db/webhook-deliveries';
 import { postWebhook, type Resolver } from './webhook-http';
 
 export const DELIVERY_ID_HEADER = 'Service-Delivery-Id';
@@ -21,16 +20,11 @@ export function createWebhookActivities(deps: ActivityDeps & { resolve?: Resolve
 
   /** One attempt. `manual` (a re-send by hand) also sends a delivery that already ended. */
   async function attemptWebhookDelivery(deliveryId: string, options: { manual?: boolean } = {}): Promise<AttemptResult> {
-    const [delivery] = await sql<WebhookDeliveryRow & { url: string }>(
-      db,
-      'select d.*, e.url from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id where d.id = $1',
-      [deliveryId],
-    );
+    const now = clock.now();
+    const delivery = await deliveryToAttempt(db, deliveryId, config.secretKey(), now);
     if (!delivery) throw new Error(`no webhook delivery ${deliveryId}`);
     if (delivery.status === 'delivered' && !options.manual) return { delivered: true, attemptNumber: delivery.attempt_count };
-    const now = clock.now();
     const attemptNumber = delivery.attempt_count + 1;
-    const secrets = await signingSecrets(db, delivery.endpoint_id, config.secretKey(), now);
     const outcome = await postWebhook(
       delivery.url,
       delivery.payload,
@@ -38,7 +32,7 @@ export function createWebhookActivities(deps: ActivityDeps & { resolve?: Resolve
         'content-type': 'application/json',
         'user-agent': USER_AGENT,
         [DELIVERY_ID_HEADER]: delivery.id,
-        [SIGNATURE_HEADER]: signatureHeader(secrets, Math.floor(now.getTime() / 1000), delivery.payload),
+        [SIGNATURE_HEADER]: signatureHeader(delivery.secrets, Math.floor(now.getTime() / 1000), delivery.payload),
       },
       { mode: delivery.mode, allowLoopback: config.webhookAllowLoopback, timeoutMs: config.webhookTimeoutMs, resolve: deps.resolve, responseLimit: RESPONSE_BODY_LIMIT },
     );

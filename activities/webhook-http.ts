@@ -7,16 +7,25 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import type { Mode } from '../domain/api-keys';
-import { addressAllowed, isLoopbackAddress, webhookUrlProblem } from '../domain/webhook-url';
+import { addressAllowed, webhookUrlProblem } from '../domain/webhook-url';
 
-// Connections are kept alive between deliveries (a new TLS handshake per event would dominate the
-// cost); a new connection always goes through the pinned, checked address below. Loopback
-// targets (test mode on a local install) never use the pool, so no pooled socket to this machine
-// can serve a later delivery to the same host name.
-const agents = {
-  'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }),
-  'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }),
-};
+// Connections are kept alive between deliveries (a new connection, let alone a TLS handshake, per
+// event would dominate the cost); a new connection always goes through the pinned, checked address
+// below. A pooled socket serves later requests to the same host and port without a new check, so
+// each address policy (mode, and whether loopback is allowed) has its own pools: a socket opened
+// to this machine for a local test endpoint can never carry a live delivery, whatever the host
+// name resolves to by then.
+const agents = new Map<string, { 'http:': http.Agent; 'https:': https.Agent }>();
+
+function agentFor(protocol: string, to: Destination): http.Agent {
+  const policy = `${to.mode}/${to.allowLoopback}`;
+  let pools = agents.get(policy);
+  if (pools === undefined) {
+    pools = { 'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }), 'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }) };
+    agents.set(policy, pools);
+  }
+  return pools[protocol as 'http:' | 'https:'];
+}
 
 export type Resolver = (hostname: string) => Promise<{ address: string; family: number }[]>;
 
@@ -110,7 +119,7 @@ export async function postWebhook(
       method: 'POST',
       lookup: pinned,
       headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-      agent: isLoopbackAddress(target.address) ? false : agents[url.protocol as 'http:' | 'https:'],
+      agent: agentFor(url.protocol, options),
     });
     const timer = setTimeout(() => {
       finish({ statusCode: null, responseBody: null, error: `no answer within ${options.timeoutMs} ms` });

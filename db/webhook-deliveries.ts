@@ -4,6 +4,8 @@ import type { Knex } from 'knex';
 import { newId } from '../domain/ids';
 import type { Mode } from '../domain/api-keys';
 import { eventView, type EventRow } from './events';
+import { open } from './secret-box';
+import { sql } from './sql';
 
 export interface WebhookDeliveryRow {
   id: string;
@@ -77,6 +79,27 @@ export async function dispatchOutbox(db: Knex, now: Date, limit = 100): Promise<
     await trx('events').whereIn('id', events.map((e) => e.id)).update({ dispatched_at: now });
     return inserted;
   });
+}
+
+export type DeliveryToAttempt = WebhookDeliveryRow & { url: string; secrets: string[] };
+
+/**
+ * A delivery with what its next attempt needs: the endpoint's URL and every secret that signs at
+ * `now` (newest first, opened with `key`), in one round trip.
+ */
+export async function deliveryToAttempt(db: Knex, deliveryId: string, key: Buffer, now: Date): Promise<DeliveryToAttempt | undefined> {
+  const [row] = await sql<WebhookDeliveryRow & { url: string; secret_boxes: string[] }>(
+    db,
+    `select d.*, e.url, array(
+       select s.secret_box from webhook_secrets s
+       where s.endpoint_id = d.endpoint_id and (s.expires_at is null or s.expires_at > $2) order by s.id desc
+     ) as secret_boxes
+     from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id where d.id = $1`,
+    [deliveryId, now],
+  );
+  if (row === undefined) return undefined;
+  const { secret_boxes: boxes, ...delivery } = row;
+  return { ...delivery, secrets: boxes.map((box) => open(key, box)) };
 }
 
 export async function createPingDelivery(db: Knex | Knex.Transaction, endpoint: { id: string; account_id: string; mode: Mode }, now: Date): Promise<WebhookDeliveryRow> {

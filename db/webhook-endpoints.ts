@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { newId } from '../domain/ids';
 import type { Mode } from '../domain/api-keys';
-import { open, seal } from './secret-box';
+import { seal } from './secret-box';
 
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
@@ -82,16 +82,6 @@ export async function rotateWebhookSecret(db: Knex.Transaction, endpointId: stri
     .whereNull('expires_at')
     .update({ expires_at: new Date(now.getTime() + ROTATION_OVERLAP_MS) });
   return addSecret(db, endpointId, key, now);
-}
-
-/** Every secret that signs at `now`, newest first. */
-export async function signingSecrets(db: Knex | Knex.Transaction, endpointId: string, key: Buffer, now: Date): Promise<string[]> {
-  const rows = (await db('webhook_secrets')
-    .where({ endpoint_id: endpointId })
-    .where((q) => void q.whereNull('expires_at').orWhere('expires_at', '>', now))
-    .orderBy('id', 'desc')
-    .select('secret_box')) as { secret_box: string }[];
-  return rows.map((r) => open(key, r.secret_box));
 }
 
 export function webhookEndpointsQuery(db: Knex | Knex.Transaction, scope: { accountId: string; mode: Mode }): Knex.QueryBuilder {

@@ -54,7 +54,7 @@ export function isInternalAddress(address: string): boolean {
   return internal.check(a.address, a.family);
 }
 
-export function isLoopbackAddress(address: string): boolean {
+function isLoopbackAddress(address: string): boolean {
   const a = unmapped(address);
   return loopback.check(a.address, a.family);
 }
