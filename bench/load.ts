@@ -16,6 +16,7 @@ export async function startServer(script: string, env: Record<string, string>): 
   // BENCH_PROFILE_DIR=<dir> writes a CPU profile of each server there (on its SIGTERM exit).
   const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
   if (process.env.BENCH_TRACE_GC) profile.push('--trace-gc');
+  if (process.env.BENCH_NODE_FLAGS) profile.push(...process.env.BENCH_NODE_FLAGS.split(' '));
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.resolve(__dirname, script)], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
