@@ -3,13 +3,13 @@
 // the bare Koa + pg server's POST /v1/customers (one insert, no platform), in one run. Method:
 // both servers in child processes, up at once; 1 s warm-up; the load alternates between them for
 // 3 rounds of SECONDS closed-loop load with CONNECTIONS connections, each reporting its median round
-// as its maximum rate; then Kasi again at half its maximum rate (open loop,
-// autocannon's overallRate) for the p99 that counts. Target: at least 50% of the bare server's
+// as its maximum rate; then Kasi again at half its maximum rate (a steady open loop, latency from
+// each request's due time: steadyLoad in load.ts) for the p99 that counts. Target: at least 50% of the bare server's
 // throughput, p99 under 50 ms at half the maximum rate.
 // Alone: node --import tsx bench/checkouts.ts
 import { createMerchant } from '../db/merchants';
 import { benchDatabase, type BenchDatabase } from './database';
-import { interleaved, load, printComparison, startServer, stopServer, type Figures } from './load';
+import { interleaved, load, printComparison, startServer, steadyLoad, stopServer, type Figures } from './load';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const ROUNDS = 3;
@@ -32,8 +32,8 @@ export async function runCheckoutBench(given?: BenchDatabase): Promise<void> {
     try {
       const checkoutHeaders = { authorization: `Bearer ${keys.pk_test}`, 'content-type': 'application/json' };
       const customerHeaders = { authorization: `Bearer ${keys.sk_test}`, 'content-type': 'application/json' };
-      const checkouts = (seconds: number, rate?: number) => (label: string) =>
-        load(label, { url: `${kasi.url}/v1/checkouts`, method: 'POST', headers: checkoutHeaders, body: () => checkoutBody, idempotent: true, seconds, connections: CONNECTIONS, rate });
+      const checkout = { url: `${kasi.url}/v1/checkouts`, method: 'POST' as const, headers: checkoutHeaders, body: () => checkoutBody, idempotent: true };
+      const checkouts = (seconds: number) => (label: string) => load(label, { ...checkout, seconds, connections: CONNECTIONS });
       const inserts = (seconds: number) => (label: string) =>
         load(label, { url: `${bare.url}/v1/customers`, method: 'POST', headers: customerHeaders, body: customerBody, idempotent: true, seconds, connections: CONNECTIONS });
       await checkouts(1)('warm-up');
@@ -45,7 +45,7 @@ export async function runCheckoutBench(given?: BenchDatabase): Promise<void> {
         ],
         ROUNDS,
       )) as [Figures, Figures];
-      half = await checkouts(SECONDS, Math.max(1, Math.round(max.requestsPerSecond / 2)))('Kasi at half rate');
+      half = await steadyLoad('Kasi at half rate', { ...checkout, seconds: SECONDS, rate: Math.max(1, Math.round(max.requestsPerSecond / 2)) });
     } finally {
       await stopServer(kasi.child);
       await stopServer(bare.child);

@@ -1,6 +1,7 @@
 // Shared benchmark plumbing: servers in child processes (so the load generator does not share
 // their event loop), autocannon as the load, and the figures printed side by side.
 import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
 import path from 'node:path';
 import autocannon from 'autocannon';
 
@@ -41,24 +42,31 @@ export function stopServer(child: ChildProcess): Promise<void> {
   });
 }
 
-export async function load(
-  label: string,
-  options: { url: string; method?: 'GET' | 'POST'; headers: Record<string, string>; body?: () => string; idempotent?: boolean; seconds: number; connections: number; rate?: number },
-): Promise<Figures> {
-  let counter = 0;
+export interface LoadOptions {
+  url: string;
+  method?: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: () => string;
+  idempotent?: boolean;
+  seconds: number;
+}
+
+let keys = 0;
+const idempotencyKey = () => `bench-${process.pid}-${Date.now()}-${++keys}`;
+
+/** Closed loop: each of `connections` sends its next request as soon as the last is answered. */
+export async function load(label: string, options: LoadOptions & { connections: number }): Promise<Figures> {
   const result = await autocannon({
     url: options.url,
     method: options.method ?? 'GET',
     connections: options.connections,
     duration: options.seconds,
-    ...(options.rate ? { overallRate: options.rate } : {}),
     headers: options.headers,
     requests: [
       {
         setupRequest: (req) => {
-          counter += 1;
           const headers = { ...req.headers };
-          if (options.idempotent) headers['idempotency-key'] = `bench-${process.pid}-${Date.now()}-${counter}`;
+          if (options.idempotent) headers['idempotency-key'] = idempotencyKey();
           return { ...req, headers, ...(options.body ? { body: options.body() } : {}) };
         },
       },
@@ -71,6 +79,51 @@ export async function load(
     p99: result.latency.p99,
     errors: result.errors + result.non2xx,
   };
+}
+
+/**
+ * Open loop at a steady `rate`: request i is due at start + i / rate, whatever the answers before
+ * it, and its latency counts from when it was due (so a server that falls behind is not flattered
+ * by the load waiting for it). autocannon's own rate mode sends each second's budget back to back
+ * and then pauses, which measures bursts at full speed rather than a steady half load.
+ */
+export async function steadyLoad(label: string, options: LoadOptions & { rate: number }): Promise<Figures> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  const total = Math.round(options.rate * options.seconds);
+  const latencies: number[] = [];
+  let errors = 0;
+  const send = (due: number) =>
+    new Promise<void>((resolve) => {
+      const headers: Record<string, string> = { ...options.headers };
+      if (options.idempotent) headers['idempotency-key'] = idempotencyKey();
+      const req = http.request(options.url, { method: options.method ?? 'GET', headers, agent }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          if (res.statusCode === undefined || res.statusCode >= 400) errors++;
+          latencies.push(performance.now() - due);
+          resolve();
+        });
+      });
+      req.on('error', () => {
+        errors++;
+        resolve();
+      });
+      req.end(options.body?.());
+    });
+  const started = performance.now();
+  const inFlight: Promise<void>[] = [];
+  for (let i = 0; i < total; i++) {
+    const due = started + (i * 1000) / options.rate;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    inFlight.push(send(due));
+  }
+  await Promise.all(inFlight);
+  const seconds = (performance.now() - started) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (p: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? NaN);
+  return { label, requestsPerSecond: latencies.length / seconds, p50: at(0.5), p99: at(0.99), errors };
 }
 
 /**
