@@ -17,7 +17,8 @@ import { addressAllowed, webhookUrlProblem } from '../domain/webhook-url';
 // name resolves to by then.
 const agents = new Map<string, { 'http:': http.Agent; 'https:': https.Agent }>();
 
-function agentFor(protocol: string, to: Destination): http.Agent {
+/** The pool of kept-alive connections a delivery under this policy may use. */
+export function connectionPool(protocol: string, to: Destination): http.Agent {
   const policy = `${to.mode}/${to.allowLoopback}`;
   let pools = agents.get(policy);
   if (pools === undefined) {
@@ -119,7 +120,7 @@ export async function postWebhook(
       method: 'POST',
       lookup: pinned,
       headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-      agent: agentFor(url.protocol, options),
+      agent: connectionPool(url.protocol, options),
     });
     const timer = setTimeout(() => {
       finish({ statusCode: null, responseBody: null, error: `no answer within ${options.timeoutMs} ms` });

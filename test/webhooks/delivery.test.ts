@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { recordEvent } from '../../db/events';
+import { connectionPool } from '../../activities/webhook-http';
 import { verifyWebhook } from '../../sdk';
 import { WORKFLOWS_PATH } from '../../workers/service';
 import { workflowIdFor } from '../../orchestration';
@@ -76,6 +77,25 @@ describe('webhook delivery', () => {
     assert.equal(d.status, 'delivered');
     assert.equal(d.attempts.length, 1);
     assert.equal(d.attempts[0].statusCode, 200);
+  });
+
+  it('keeps the connection to a receiver alive between deliveries', async () => {
+    const r = await receiver();
+    await addEndpoint(r.url);
+    for (let i = 0; i < 3; i++) {
+      await emit();
+      await settle();
+    }
+    await r.waitFor(3);
+    assert.equal(r.connections, 1);
+  });
+
+  it('never lets a live delivery use a connection opened under the test-mode address policy', () => {
+    const localTest = connectionPool('https:', { mode: 'test', allowLoopback: true });
+    assert.equal(connectionPool('https:', { mode: 'test', allowLoopback: true }), localTest, 'one pool per policy');
+    assert.notEqual(connectionPool('https:', { mode: 'live', allowLoopback: true }), localTest);
+    assert.notEqual(connectionPool('https:', { mode: 'test', allowLoopback: false }), localTest);
+    assert.notEqual(connectionPool('http:', { mode: 'test', allowLoopback: true }), localTest);
   });
 
   it('signs with both secrets for 24 hours after a rotation; either verifies', async () => {

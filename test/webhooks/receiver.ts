@@ -16,12 +16,14 @@ export interface Receiver {
   statuses: number[];
   fallback: number;
   delayMs: number;
+  /** TCP connections accepted so far. */
+  connections: number;
   waitFor(count: number, timeoutMs?: number): Promise<Received[]>;
   close(): Promise<void>;
 }
 
 export async function startReceiver(path = '/hook'): Promise<Receiver> {
-  const receiver: Partial<Receiver> & { server?: Server } = { received: [], statuses: [], fallback: 200, delayMs: 0 };
+  const receiver: Partial<Receiver> & { server?: Server } = { received: [], statuses: [], fallback: 200, delayMs: 0, connections: 0 };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -35,6 +37,9 @@ export async function startReceiver(path = '/hook'): Promise<Receiver> {
       if (receiver.delayMs) setTimeout(answer, receiver.delayMs);
       else answer();
     });
+  });
+  server.on('connection', () => {
+    receiver.connections! += 1;
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
