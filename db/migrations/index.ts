@@ -5,6 +5,7 @@ import * as platform from './001-platform';
 import * as events from './002-events';
 import * as checkouts from './003-checkouts';
 import * as webhooks from './004-webhooks';
+import * as paymentIndexes from './005-payment-indexes';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -16,6 +17,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['002-events', events],
   ['003-checkouts', checkouts],
   ['004-webhooks', webhooks],
+  ['005-payment-indexes', paymentIndexes],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

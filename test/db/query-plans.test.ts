@@ -1,0 +1,41 @@
+// The hot queries' plans, as the server runs them: prepared statements with a generic plan (what
+// a named statement settles on). Sequential scans are priced out, so a plan that still needs one
+// means no index can serve the query.
+import assert from 'node:assert/strict';
+import pg from 'pg';
+import { MONTHLY_USAGE_SQL } from '../../db/monthly-usage';
+import { freshDatabase, type TestDatabase } from '../support/database';
+
+describe('query plans', () => {
+  let database: TestDatabase;
+  let client: pg.Client;
+
+  before(async () => {
+    database = await freshDatabase();
+    client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    await client.query('set plan_cache_mode = force_generic_plan');
+    await client.query('set enable_seqscan = off');
+  });
+  after(async () => {
+    await client?.end();
+    await database?.drop();
+  });
+
+  async function genericPlan(sql: string, types: string[], args: string[]): Promise<string> {
+    await client.query(`prepare planned (${types.join(', ')}) as ${sql}`);
+    try {
+      const { rows } = await client.query<{ 'QUERY PLAN': string }>(`explain execute planned (${args.join(', ')})`);
+      return rows.map((r) => r['QUERY PLAN']).join('\n');
+    } finally {
+      await client.query('deallocate planned');
+    }
+  }
+
+  it("the month's use reads two index ranges: payments with the processor, and those succeeded in the month", async () => {
+    const plan = await genericPlan(MONTHLY_USAGE_SQL, ['text', 'text', 'timestamptz', 'timestamptz'], ["'acct_1'", "'test'", 'now()', 'now()']);
+    assert.match(plan, /Index Scan using payments_processing/);
+    assert.match(plan, /Index Scan using payments_succeeded/);
+    assert.doesNotMatch(plan, /Seq Scan/, plan);
+  });
+});
