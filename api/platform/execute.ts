@@ -7,6 +7,7 @@ import type { Clock } from '../../domain/clock';
 import type { Config } from '../../config';
 import type { OrchestrationPort } from '../../orchestration';
 import type { ApiContext } from './context';
+import { sqlTransaction } from '../../db/sql';
 import { runIdempotently } from './idempotency';
 import { isWrite, type Caller, type HandlerResult, type RouteSpec } from './route';
 
@@ -34,15 +35,17 @@ export function execute(route: RouteSpec, deps: ExecuteDeps) {
         workflows: deps.orchestration,
         afterCommit: (effect) => effects.push(effect),
       });
+    const inTransaction = <T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> =>
+      route.transaction === 'sql' ? sqlTransaction(deps.db, work) : deps.db.transaction(work);
     let result: HandlerResult;
     if (!isWrite(route.method)) {
       result = await run(deps.db);
     } else if (route.idempotent) {
-      const outcome = await runIdempotently(ctx, deps, run);
+      const outcome = await runIdempotently(ctx, deps, inTransaction, run);
       result = outcome.result;
       if (outcome.replayed) ctx.set('Idempotent-Replayed', 'true');
     } else {
-      result = await deps.db.transaction(run);
+      result = await inTransaction(run);
     }
     ctx.status = result.status;
     ctx.body = result.body;

@@ -39,6 +39,7 @@ export function requireIdempotencyKey(route: RouteSpec) {
 export async function runIdempotently(
   ctx: ApiContext,
   deps: { db: Knex; clock: Clock },
+  inTransaction: <T>(work: (trx: Knex.Transaction) => Promise<T>) => Promise<T>,
   work: (trx: Knex.Transaction) => Promise<HandlerResult>,
 ): Promise<{ result: HandlerResult; replayed: boolean }> {
   const caller = ctx.state.caller!;
@@ -51,7 +52,7 @@ export async function runIdempotently(
     const lockToken = await claimKey(deps.db, scope, fingerprint, deps.clock.now());
     if (lockToken !== null) {
       try {
-        const result = await deps.db.transaction(async (trx) => {
+        const result = await inTransaction(async (trx) => {
           const answer = await work(trx);
           if (answer.status >= 200 && answer.status < 300) {
             await completeKey(trx, scope, lockToken, answer.status, JSON.stringify(answer.body));

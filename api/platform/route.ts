@@ -63,6 +63,11 @@ export interface RouteSpec<Body = unknown, Query = unknown, Params = Record<stri
   responses: Record<number, ResponseSpec>;
   /** Reasons this route can answer besides the platform's own (for the OpenAPI document). */
   errors?: readonly Reason[];
+  /**
+   * Writes run in a knex transaction unless stated; `sql` runs them in a plain one (sqlTransaction
+   * in db/sql.ts) for a hot write whose handler uses only sql().
+   */
+  transaction?: 'knex' | 'sql';
   /** Cross-origin browser requests: `own` (the service's origins) unless stated. */
   cors?: 'any' | 'own';
   handler(input: HandlerInput<Body, Query, Params>): Promise<HandlerResult>;

@@ -63,6 +63,8 @@ export const checkoutRoutes = [
     tag: 'Checkouts',
     auth: { permission: 'checkouts:create', kinds: ['secret', 'publishable'] },
     idempotent: true,
+    // The hottest write: its handler reaches the database only through sql().
+    transaction: 'sql',
     body: checkoutCreateSchema,
     responses: { 201: { description: 'The new checkout, open.', schema: checkoutSchema } },
     errors: ['amount', 'saved_cards_off', 'monthly_limit_reached', 'merchant_not_live', 'merchant_unavailable'],
