@@ -10,6 +10,7 @@
 import { createMerchant } from '../db/merchants';
 import { benchDatabase, type BenchDatabase } from './database';
 import { interleaved, load, printComparison, startServer, steadyLoad, stopServer, type Figures } from './load';
+import { runAsCommand } from './command';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const ROUNDS = 3;
@@ -57,12 +58,4 @@ export async function runCheckoutBench(given?: BenchDatabase): Promise<void> {
   }
 }
 
-if (require.main === module) {
-  runCheckoutBench().then(
-    () => process.exit(0),
-    (err: unknown) => {
-      console.error(err);
-      process.exit(1);
-    },
-  );
-}
+if (require.main === module) runAsCommand(() => runCheckoutBench());

@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createMerchant } from '../db/merchants';
 import { benchDatabase } from './database';
 import { load, startServer, stopServer } from './load';
+import { runAsCommand } from './command';
 
 const SECONDS = 4;
 
@@ -68,10 +69,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runAsCommand(main);

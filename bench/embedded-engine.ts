@@ -3,6 +3,7 @@
 // started and completed per second, at most 64 kB of heap per open workflow with 10,000 open.
 import path from 'node:path';
 import { EmbeddedEngine } from '../workers/embedded-engine/engine';
+import { runAsCommand } from './command';
 
 const workflowsPath = path.resolve(__dirname, '../test/fixtures/workflows/index.ts');
 const LIFETIME_MS = 30 * 60_000;
@@ -52,9 +53,4 @@ export async function runEmbeddedEngineBench(): Promise<void> {
   console.log(`embedded engine: ${(perWorkflow / 1024).toFixed(1)} kB of heap per open workflow with 10,000 open (target <= 64 kB)${gcNote}`);
 }
 
-if (require.main === module) {
-  runEmbeddedEngineBench().catch((err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  });
-}
+if (require.main === module) runAsCommand(runEmbeddedEngineBench);

@@ -4,6 +4,7 @@ import { runEmbeddedEngineBench } from './embedded-engine';
 import { runPlatformBench } from './platform';
 import { runCheckoutBench } from './checkouts';
 import { runWebhookBench } from './webhooks';
+import { runAsCommand } from './command';
 
 async function main(): Promise<void> {
   const database = await benchDatabase();
@@ -18,10 +19,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runAsCommand(main);

@@ -12,6 +12,7 @@ import { recordEvent } from '../db/events';
 import { createWebhookEndpoint } from '../db/webhook-endpoints';
 import { benchDatabase, type BenchDatabase } from './database';
 import { startServer, stopServer } from './load';
+import { runAsCommand } from './command';
 
 const LATENCY_EVENTS = 200;
 const THROUGHPUT_EVENTS = 2000;
@@ -88,12 +89,4 @@ export async function runWebhookBench(given?: BenchDatabase): Promise<void> {
   }
 }
 
-if (require.main === module) {
-  runWebhookBench().then(
-    () => process.exit(0),
-    (err: unknown) => {
-      console.error(err);
-      process.exit(1);
-    },
-  );
-}
+if (require.main === module) runAsCommand(() => runWebhookBench());
