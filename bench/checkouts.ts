@@ -1,11 +1,13 @@
 // Checkout benchmark: POST /v1/checkouts on Kasi (a publishable key, an Idempotency-Key each, the
 // checkout and payment rows, and the lifetime workflow started on the embedded engine), against
 // the bare Koa + pg server's POST /v1/customers (one insert, no platform), in one run. Method:
-// both servers in child processes, up at once; 1 s warm-up; the load alternates between them for
-// 3 rounds of SECONDS closed-loop load with CONNECTIONS connections, each reporting its median round
-// as its maximum rate; then Kasi again at half its maximum rate (a steady open loop, latency from
-// each request's due time: steadyLoad in load.ts) for the p99 that counts. Target: at least 50% of the bare server's
-// throughput, p99 under 50 ms at half the maximum rate.
+// both servers in child processes, up at once; a warm-up of WARM_UP_SECONDS each (Kasi has the
+// SDK, the engine and the platform to compile: its first seconds run at about half speed); the
+// load alternates between them for 3 rounds of SECONDS closed-loop load with CONNECTIONS
+// connections, each reporting its median round as its maximum rate; then Kasi again at half its
+// maximum rate (a steady open loop, latency from each request's due time: steadyLoad in load.ts)
+// for the p99 that counts. Target: at least 50% of the bare server's throughput, p99 under 50 ms
+// at half the maximum rate.
 // Alone: node --import tsx bench/checkouts.ts
 import { createMerchant } from '../db/merchants';
 import { benchDatabase, type BenchDatabase } from './database';
@@ -13,6 +15,7 @@ import { interleaved, load, printComparison, startServer, steadyLoad, stopServer
 import { runAsCommand } from './command';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
+const WARM_UP_SECONDS = 3;
 const ROUNDS = 3;
 const CONNECTIONS = 10;
 
@@ -37,8 +40,8 @@ export async function runCheckoutBench(given?: BenchDatabase): Promise<void> {
       const checkouts = (seconds: number) => (label: string) => load(label, { ...checkout, seconds, connections: CONNECTIONS });
       const inserts = (seconds: number) => (label: string) =>
         load(label, { url: `${bare.url}/v1/customers`, method: 'POST', headers: customerHeaders, body: customerBody, idempotent: true, seconds, connections: CONNECTIONS });
-      await checkouts(1)('warm-up');
-      await inserts(1)('warm-up');
+      await checkouts(WARM_UP_SECONDS)('warm-up');
+      await inserts(WARM_UP_SECONDS)('warm-up');
       [max, baseline] = (await interleaved(
         [
           { label: 'Kasi POST /v1/checkouts', run: checkouts(SECONDS) },

@@ -38,17 +38,23 @@ export function execute(route: RouteSpec, deps: ExecuteDeps) {
     const inTransaction = <T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> =>
       route.transaction === 'sql' ? sqlTransaction(deps.db, work) : deps.db.transaction(work);
     let result: HandlerResult;
+    let json: string | undefined;
     if (!isWrite(route.method)) {
       result = await run(deps.db);
     } else if (route.idempotent) {
       const outcome = await runIdempotently(ctx, deps, inTransaction, run);
-      result = outcome.result;
+      ({ result, json } = outcome);
       if (outcome.replayed) ctx.set('Idempotent-Replayed', 'true');
     } else {
       result = await inTransaction(run);
     }
     ctx.status = result.status;
-    ctx.body = result.body;
+    if (json === undefined) {
+      ctx.body = result.body;
+    } else {
+      ctx.type = 'application/json';
+      ctx.body = json;
+    }
     for (const effect of effects) {
       // The change is committed; a failed effect is recovered from the database (boot-time
       // restart, the event outbox), so it is logged rather than turned into an error answer.

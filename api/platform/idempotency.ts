@@ -41,7 +41,7 @@ export async function runIdempotently(
   deps: { db: Knex; clock: Clock },
   inTransaction: <T>(work: (trx: Knex.Transaction) => Promise<T>) => Promise<T>,
   work: (trx: Knex.Transaction) => Promise<HandlerResult>,
-): Promise<{ result: HandlerResult; replayed: boolean }> {
+): Promise<{ result: HandlerResult; replayed: boolean; json?: string }> {
   const caller = ctx.state.caller!;
   const scope: KeyScope = { accountId: caller.account.id, mode: caller.mode, key: ctx.get('idempotency-key') };
   const fingerprint = createHash('sha256')
@@ -52,15 +52,18 @@ export async function runIdempotently(
     const lockToken = await claimKey(deps.db, scope, fingerprint, deps.clock.now());
     if (lockToken !== null) {
       try {
+        // The body is serialised once: stored here, and sent as it is.
+        let json: string | undefined;
         const result = await inTransaction(async (trx) => {
           const answer = await work(trx);
           if (answer.status >= 200 && answer.status < 300) {
-            await completeKey(trx, scope, lockToken, answer.status, JSON.stringify(answer.body));
+            json = JSON.stringify(answer.body);
+            await completeKey(trx, scope, lockToken, answer.status, json);
           }
           return answer;
         });
         if (result.status < 200 || result.status >= 300) await releaseKey(deps.db, scope, lockToken);
-        return { result, replayed: false };
+        return { result, replayed: false, json };
       } catch (err) {
         await releaseKey(deps.db, scope, lockToken);
         throw err;
@@ -74,7 +77,9 @@ export async function runIdempotently(
     if (stored.responseStatus === null) {
       throw new ApiError('idempotency_key_in_progress', 'The first request with this Idempotency-Key is still running. Retry after a short wait.');
     }
-    return { result: { status: stored.responseStatus, body: JSON.parse(stored.responseBody ?? 'null') as unknown }, replayed: true };
+    // The first answer's bytes, as they were sent.
+    const json = stored.responseBody ?? undefined;
+    return { result: { status: stored.responseStatus, body: json === undefined ? null : (JSON.parse(json) as unknown) }, replayed: true, json };
   }
   throw new ApiError('idempotency_key_in_progress', 'The Idempotency-Key is changing hands. Retry after a short wait.');
 }

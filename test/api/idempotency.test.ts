@@ -41,6 +41,9 @@ describe('Idempotency-Key', () => {
     assert.equal(again.status, 201);
     assert.equal(again.headers.get('idempotent-replayed'), 'true');
     assert.deepEqual(again.body, first.body);
+    assert.equal(again.text, first.text, 'the same bytes');
+    assert.equal(again.headers.get('content-type'), 'application/json; charset=utf-8');
+    assert.equal(first.headers.get('content-type'), 'application/json; charset=utf-8');
     assert.equal(await customerCount('replay@example.com'), 1);
   });
 
