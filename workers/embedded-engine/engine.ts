@@ -14,7 +14,7 @@ import { encodeUnifiedSearchAttributes } from '@temporalio/common/lib/converter/
 import { toPayloads } from '@temporalio/common/lib/converter/payload-converter';
 import { msNumberToTs, optionalTsToMs } from '@temporalio/common/lib/time';
 import { coresdk, temporal } from '@temporalio/proto';
-import type { Workflow } from '@temporalio/worker/lib/workflow/interface';
+import type { Workflow, WorkflowCreateOptions } from '@temporalio/worker/lib/workflow/interface';
 import type { ReusableVMWorkflowCreator } from '@temporalio/worker/lib/workflow/reusable-vm';
 import { startAttempt } from './activity-runner';
 import type { AttemptHandle, AttemptResult } from './activity-runner';
@@ -78,6 +78,13 @@ export interface EngineOptions {
   isolateExecutionTimeoutMs?: number;
   /** Keep the history of closed runs (for export and replay). Default: on with a virtual clock. */
   keepClosedHistory?: boolean;
+  /**
+   * Open workflows kept in the sandbox at once (2,000 unless stated). Beyond it the least recently
+   * used idle one is evicted: its sandbox is freed (some 20 kB) and rebuilt, by replaying the
+   * activations it was given, when it next has work. A Temporal worker's workflow cache does the
+   * same with the history.
+   */
+  maxCachedWorkflows?: number;
 }
 
 export interface RunDescription {
@@ -133,8 +140,17 @@ interface Delivery {
   record?: () => void;
 }
 
+/** An activation a run was given, and how many commands it answered, for replay after eviction. */
+interface ReplayRecord {
+  activation: coresdk.workflow_activation.WorkflowActivation;
+  commandCount: number;
+}
+
 class Run {
   readonly history = new HistoryRecorder();
+  readonly replay: ReplayRecord[] = [];
+  /** Creates the run's sandbox: at the start, and again after an eviction. */
+  createSandbox?: () => Promise<Workflow>;
   readonly inbox: Delivery[] = [];
   readonly timers = new Map<number, TimerState>();
   readonly activities = new Map<number, ActivityState>();
@@ -196,6 +212,14 @@ class Run {
 }
 
 /**
+ * Made outside createRun, whose scope also holds the first sandbox: a closure there would keep it
+ * alive after an eviction.
+ */
+function sandboxFactory(creator: ReusableVMWorkflowCreator, options: WorkflowCreateOptions): () => Promise<Workflow> {
+  return () => creator.createWorkflow(options);
+}
+
+/**
  * A timer started and cancelled in the same workflow task never reaches the server: Core drops
  * both commands, so the history must not show them either.
  */
@@ -218,6 +242,9 @@ export class EmbeddedEngine {
   private readonly log: EngineLog;
   private readonly hungActivityAfterMs: number;
   private readonly keepClosedHistory: boolean;
+  private readonly maxCachedWorkflows: number;
+  /** Open runs whose sandbox is alive, least recently used first. */
+  private readonly cached = new Set<Run>();
   private readonly runs = new Map<string, Run>();
   private readonly latest = new Map<string, Run>();
   /** Work in progress: activations (quick) and activity attempts (may take real time). */
@@ -238,6 +265,7 @@ export class EmbeddedEngine {
     this.log = options.log ?? silentLog;
     this.hungActivityAfterMs = options.hungActivityAfterMs ?? 2_000;
     this.keepClosedHistory = options.keepClosedHistory ?? this.clock.kind === 'virtual';
+    this.maxCachedWorkflows = options.maxCachedWorkflows ?? 2_000;
   }
 
   static async create(options: EngineOptions): Promise<EmbeddedEngine> {
@@ -288,9 +316,11 @@ export class EmbeddedEngine {
     const run = this.latest.get(workflowId);
     if (run === undefined) throw new WorkflowNotFoundError(workflowId);
     return run.exclusive(async () => {
-      if (run.workflow === undefined) throw new WorkflowQueryFailedError(workflowId, queryType, `workflow ${workflowId} is closed; the embedded engine answers queries on open workflows only`);
+      if (run.workflow === undefined && !run.open) throw new WorkflowQueryFailedError(workflowId, queryType, `workflow ${workflowId} is closed; the embedded engine answers queries on open workflows only`);
+      const workflow = run.workflow ?? (await this.rehydrate(run));
+      if (workflow === undefined) throw new WorkflowQueryFailedError(workflowId, queryType, `workflow ${workflowId} could not be rebuilt: ${run.taskFailure?.message ?? 'unknown'}`);
+      this.touch(run);
       const queryId = randomUUID();
-      const workflow = run.workflow;
       const completion = await this.inSandbox(async () => {
         const done = await workflow.activate(buildQueryActivation(run.runId, queryId, queryType, toPayloads(defaultPayloadConverter, ...args) ?? []));
         await this.forwardSinkCalls(run);
@@ -470,12 +500,13 @@ export class EmbeddedEngine {
     };
     const deliveries: Delivery[] = [{ job: init, record }];
     if (withFirst) deliveries.push(withFirst(run));
-    const sandbox = this.creator.createWorkflow({
+    run.createSandbox = sandboxFactory(this.creator, {
       info: this.workflowInfo(run, firstRunId, continued.from?.runId, parentInfo),
       randomnessSeed: seedBytes(seed),
       now,
       showStackTraceSources: false,
     });
+    const sandbox = run.createSandbox();
     this.track(
       run.exclusive(async () => {
         try {
@@ -564,7 +595,9 @@ export class EmbeddedEngine {
 
   private async drain(run: Run): Promise<void> {
     run.drainScheduled = false;
-    while (run.inbox.length > 0 && run.open && !run.taskFailure && run.workflow) {
+    while (run.inbox.length > 0 && run.open && !run.taskFailure) {
+      const workflow = run.workflow ?? (await this.rehydrate(run));
+      if (workflow === undefined) return;
       const deliveries = run.inbox.splice(0);
       for (const delivery of deliveries) delivery.record?.();
       const now = this.clock.now();
@@ -575,7 +608,6 @@ export class EmbeddedEngine {
       // (an activity cancelled with TRY_CANCEL) and activates again before answering the server.
       while (jobs.length > 0) {
         const activation = buildActivation(run.runId, now, task.startedEventId, [...run.flags], jobs);
-        const workflow = run.workflow;
         const completion = await this.inSandbox(async () => {
           const done = await workflow.activate(activation);
           await this.forwardSinkCalls(run);
@@ -587,6 +619,7 @@ export class EmbeddedEngine {
         }
         for (const flag of completion.successful.usedInternalFlags ?? []) run.flags.add(flag);
         const produced = completion.successful.commands ?? [];
+        run.replay.push({ activation, commandCount: produced.length });
         jobs = this.resolveLocally(run, produced, commands);
         commands.push(...produced);
       }
@@ -601,6 +634,59 @@ export class EmbeddedEngine {
         if (!run.open) break;
         this.apply(run, command, completedEventId);
       }
+    }
+    this.touch(run);
+  }
+
+  /**
+   * Rebuilds an evicted run's sandbox: a new one, given every activation the run was given, in
+   * order. Workflow code is deterministic, so it ends where the run was; its commands were carried
+   * out the first time and are dropped, as are its log calls. A different number of commands means
+   * the code is not deterministic: the run's task fails, loudly.
+   */
+  private async rehydrate(run: Run): Promise<Workflow | undefined> {
+    let workflow: Workflow;
+    try {
+      workflow = await run.createSandbox!();
+    } catch (err) {
+      this.failTask(run, errorToFailure(err));
+      return undefined;
+    }
+    for (const { activation, commandCount } of run.replay) {
+      const completion = await this.inSandbox(async () => {
+        const done = await workflow.activate(activation);
+        await workflow.getAndResetSinkCalls();
+        return done;
+      });
+      const produced = completion.successful?.commands?.length;
+      if (produced !== commandCount) {
+        await workflow.dispose();
+        this.failTask(run, completion.failed?.failure ?? {
+          message: `rebuilding ${run.workflowType} ${run.workflowId} after its eviction gave ${produced ?? 'no'} commands where the run gave ${commandCount}: the workflow code is not deterministic`,
+        });
+        return undefined;
+      }
+    }
+    run.workflow = workflow;
+    return workflow;
+  }
+
+  /** Marks the run as just used; evicts the least recently used idle runs past the cache size. */
+  private touch(run: Run): void {
+    if (!run.open || run.workflow === undefined) return;
+    this.cached.delete(run);
+    this.cached.add(run);
+    for (const oldest of this.cached) {
+      if (this.cached.size <= this.maxCachedWorkflows) break;
+      this.cached.delete(oldest);
+      this.track(
+        oldest.exclusive(async () => {
+          // Work arrived meanwhile: it keeps its sandbox (and is counted again after its task).
+          if (oldest.drainScheduled || oldest.inbox.length > 0 || !oldest.open) return;
+          await this.disposeSandbox(oldest);
+        }),
+        this.activations,
+      );
     }
   }
 
@@ -1070,6 +1156,8 @@ export class EmbeddedEngine {
       if (run.parent) this.childClosed(run.parent.run, run.parent.seq, outcome);
     }
     if (!this.keepClosedHistory) run.history.events.length = 0;
+    run.replay.length = 0;
+    this.cached.delete(run);
     this.track(
       run.exclusive(() => this.disposeSandbox(run)),
       this.activations,
