@@ -41,6 +41,8 @@ import {
 } from '../../orchestration/errors';
 
 const { EventType } = temporal.api.enums.v1;
+/** A run whose next wake-up is at least this far off is evicted from the cache right away. */
+const LONG_SLEEP_MS = 60_000;
 type Command = coresdk.workflow_commands.IWorkflowCommand;
 type Payload = temporal.api.common.v1.IPayload;
 type Failure = FailureObject;
@@ -635,7 +637,7 @@ export class EmbeddedEngine {
         this.apply(run, command, completedEventId);
       }
     }
-    this.touch(run);
+    await this.afterTask(run);
   }
 
   /**
@@ -671,23 +673,48 @@ export class EmbeddedEngine {
     return workflow;
   }
 
+  /**
+   * After a run's task (inside its turn): a run that will sleep long (only timers a minute or more
+   * away, or signals, to wait for) is evicted at once, while its sandbox is still young garbage and
+   * cheap to collect; the others are marked as just used.
+   */
+  private async afterTask(run: Run): Promise<void> {
+    if (!run.open || run.workflow === undefined) return;
+    this.cached.delete(run);
+    if (this.sleepsLong(run)) {
+      await this.disposeSandbox(run);
+      return;
+    }
+    this.touch(run);
+  }
+
   /** Marks the run as just used; evicts the least recently used idle runs past the cache size. */
   private touch(run: Run): void {
-    if (!run.open || run.workflow === undefined) return;
     this.cached.delete(run);
     this.cached.add(run);
     for (const oldest of this.cached) {
       if (this.cached.size <= this.maxCachedWorkflows) break;
       this.cached.delete(oldest);
-      this.track(
-        oldest.exclusive(async () => {
-          // Work arrived meanwhile: it keeps its sandbox (and is counted again after its task).
-          if (oldest.drainScheduled || oldest.inbox.length > 0 || !oldest.open) return;
-          await this.disposeSandbox(oldest);
-        }),
-        this.activations,
-      );
+      this.evictWhenIdle(oldest);
     }
+  }
+
+  private sleepsLong(run: Run): boolean {
+    if (run.activities.size > 0 || run.children.size > 0 || run.inbox.length > 0) return false;
+    const wakeAfter = this.clock.now() + LONG_SLEEP_MS;
+    for (const { timer } of run.timers.values()) if (timer.dueAt < wakeAfter) return false;
+    return true;
+  }
+
+  private evictWhenIdle(run: Run): void {
+    this.track(
+      run.exclusive(async () => {
+        // Work arrived meanwhile: it keeps its sandbox (and is looked at again after its task).
+        if (run.drainScheduled || run.inbox.length > 0 || !run.open) return;
+        await this.disposeSandbox(run);
+      }),
+      this.activations,
+    );
   }
 
   /**
