@@ -81,10 +81,11 @@ export interface EngineOptions {
   /** Keep the history of closed runs (for export and replay). Default: on with a virtual clock. */
   keepClosedHistory?: boolean;
   /**
-   * Open workflows kept in the sandbox at once (2,000 unless stated). Beyond it the least recently
-   * used idle one is evicted: its sandbox is freed (some 20 kB) and rebuilt, by replaying the
-   * activations it was given, when it next has work. A Temporal worker's workflow cache does the
-   * same with the history.
+   * Open workflows kept in the sandbox at once (2,000 unless stated), as a Temporal worker's
+   * workflow cache does: beyond it the least recently used idle one is evicted, and a workflow
+   * going to sleep for a minute or more is evicted right after its task. An evicted workflow's
+   * sandbox (some 20 kB) is freed, and rebuilt by replaying the activations it was given when it
+   * next has work.
    */
   maxCachedWorkflows?: number;
 }
@@ -319,8 +320,9 @@ export class EmbeddedEngine {
     if (run === undefined) throw new WorkflowNotFoundError(workflowId);
     return run.exclusive(async () => {
       if (run.workflow === undefined && !run.open) throw new WorkflowQueryFailedError(workflowId, queryType, `workflow ${workflowId} is closed; the embedded engine answers queries on open workflows only`);
-      const workflow = run.workflow ?? (await this.rehydrate(run));
-      if (workflow === undefined) throw new WorkflowQueryFailedError(workflowId, queryType, `workflow ${workflowId} could not be rebuilt: ${run.taskFailure?.message ?? 'unknown'}`);
+      // A run whose task failed is not rebuilt: it would fail the same way.
+      const workflow = run.workflow ?? (run.taskFailure ? undefined : await this.rehydrate(run));
+      if (workflow === undefined) throw new WorkflowQueryFailedError(workflowId, queryType, `workflow ${workflowId} is stuck on a failed task: ${run.taskFailure?.message ?? 'unknown'}`);
       this.touch(run);
       const queryId = randomUUID();
       const completion = await this.inSandbox(async () => {
@@ -690,6 +692,7 @@ export class EmbeddedEngine {
 
   /** Marks the run as just used; evicts the least recently used idle runs past the cache size. */
   private touch(run: Run): void {
+    if (!run.open) return;
     this.cached.delete(run);
     this.cached.add(run);
     for (const oldest of this.cached) {
