@@ -45,7 +45,7 @@ type Installs = [PropertyKey, PropertyDescriptor | undefined][];
  *
  * Node mirrors every global a script sets, defines or deletes onto the context's outer object, a
  * plain object that reads fast from here. So the switch compares that object with its pristine
- * state (a few µs) and installs, from inside, only the globals that differ: mostly
+ * state and installs, from inside, only the globals that differ (about 20 µs a switch): mostly
  * `__TEMPORAL_ACTIVATOR__`. V8's own globals (`Map`, `escape`) start out on the inner global only;
  * they are copied onto the outer object first, so that deleting one is seen too.
  */
