@@ -8,6 +8,7 @@ import type { FixtureActivities } from '../fixtures/workflows/activities';
 import { createWorkflowEnv } from '../support/workflow-env';
 import type { WorkflowEnv } from '../support/workflow-env';
 import { WorkflowTaskFailedError } from '../../orchestration/errors';
+import { EmbeddedEngine } from '../../workers/embedded-engine/engine';
 
 const workflowsPath = path.resolve(__dirname, '../fixtures/workflows/index.ts');
 const SECOND = 1000;
@@ -262,6 +263,29 @@ for (const [title, cache] of [
     });
   });
 }
+describe('embedded engine: workflow cache', function () {
+  it('a workflow going to sleep for a minute or more leaves the sandbox; past the cache size the least recently used goes', async function () {
+    const engine = await EmbeddedEngine.create({ workflowsPath, activities: { record: async (label: string) => label }, clock: 'virtual', maxCachedWorkflows: 2 });
+    try {
+      const start = (id: string, ms: number) => engine.start({ workflowType: 'sleeper', workflowId: id, args: [ms] });
+      start('sleep/a', 30 * SECOND);
+      start('sleep/b', 30 * SECOND);
+      start('sleep/c', 30 * SECOND);
+      // Started last, so the cache alone would keep it.
+      start('sleep/long', HOUR);
+      await engine.runUntilIdle();
+      const inSandbox = (id: string) => engine.describe(id)?.inSandbox;
+      assert.equal(inSandbox('sleep/long'), false, 'an hour-long sleep leaves at once');
+      assert.deepEqual(['sleep/a', 'sleep/b', 'sleep/c'].map(inSandbox), [false, true, true], 'two stay, the oldest goes');
+      await engine.advance(HOUR);
+      for (const id of ['sleep/long', 'sleep/a', 'sleep/b', 'sleep/c']) assert.equal(engine.describe(id)?.status, 'COMPLETED');
+      assert.equal(await engine.result('sleep/long'), `slept ${HOUR}`, 'rebuilt, it carries on');
+    } finally {
+      await engine.shutdown();
+    }
+  });
+});
+
 describe('embedded engine: loud failures', function () {
   let env: WorkflowEnv;
   const errors: string[] = [];

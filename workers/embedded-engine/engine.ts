@@ -102,6 +102,8 @@ export interface RunDescription {
   searchAttributes: Record<string, unknown>;
   /** Set when a workflow task failed: the run is stuck until the code is fixed and it restarts. */
   taskFailure?: string;
+  /** Whether the run's sandbox is alive (false: evicted from the cache, or closed). */
+  inSandbox: boolean;
 }
 
 interface TimerState {
@@ -366,6 +368,7 @@ export class EmbeddedEngine {
       historyLength: run.history.length,
       searchAttributes: Object.fromEntries(Object.entries(run.searchAttributes).map(([k, v]) => [k, defaultPayloadConverter.fromPayload(v)])),
       taskFailure: run.taskFailure?.message ?? undefined,
+      inSandbox: run.workflow !== undefined,
     };
   }
 
@@ -682,12 +685,12 @@ export class EmbeddedEngine {
    */
   private async afterTask(run: Run): Promise<void> {
     if (!run.open || run.workflow === undefined) return;
-    this.cached.delete(run);
-    if (this.sleepsLong(run)) {
-      await this.disposeSandbox(run);
+    if (!this.sleepsLong(run)) {
+      this.touch(run);
       return;
     }
-    this.touch(run);
+    this.cached.delete(run);
+    await this.disposeSandbox(run);
   }
 
   /** Marks the run as just used; evicts the least recently used idle runs past the cache size. */
