@@ -1,9 +1,11 @@
 // Checkouts: the row, the public Checkout object (with its payment), and the page-side changes.
+import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Mode } from '../domain/api-keys';
 import type { Locale } from '../domain/locale';
 import { MONTHLY_USAGE_SQL, monthlyUsageParams } from './monthly-usage';
-import { findPayment, paymentView, type NewPayment, type PaymentRow } from './payments';
+import { claimKeySql, claimParams, KeyTaken, type KeyRecord } from './idempotency-keys';
+import { findPayment, newPaymentRow, paymentView, type NewPayment, type PaymentRow } from './payments';
 import { sql } from './sql';
 
 export type CheckoutStatus = 'open' | 'completed' | 'expired';
@@ -27,44 +29,73 @@ export interface CheckoutRow {
 
 export type NewCheckout = Pick<CheckoutRow, 'id' | 'locale' | 'url' | 'success_url' | 'cancel_url' | 'save_card' | 'expires_at'>;
 
-// The month's use, the payment (only if the limit has room for it) and the checkout, in one
-// statement: one round trip on the hottest write, and nothing half-written if it fails.
+// The month's use, the Idempotency-Key with its answer, the payment and the checkout, in one
+// statement, atomic without a transaction: two round trips for the hottest write (the caller's
+// key, then this), and nothing half-written if it fails. The key is recorded only if the month
+// has room, and the payment only if the key was ours.
 const OPEN_CHECKOUT_SQL = `with usage as (${MONTHLY_USAGE_SQL}),
+  room as (select 1 from usage where $15::bigint is null or usage.used + $6::bigint <= $15::bigint),
+  key_claim as (${claimKeySql(22, 'from room')}),
   payment as (
     insert into payments (id, account_id, mode, status, amount_cents, description, reference, customer_name, customer_email,
       customer_phone, checkout_id, "order", created_at)
     select $5::text, $1::text, $2::text, 'requires_payment_method', $6::bigint, $7::text, $8::text, $9::text, $10::text,
       $11::text, $12::text, $13::json, $14::timestamptz
-    from usage where $15::bigint is null or usage.used + $6::bigint <= $15::bigint
-    returning *
+    from key_claim
+    returning 1
   ),
   checkout as (
     insert into checkouts (id, account_id, mode, status, payment_id, locale, url, success_url, cancel_url, save_card, expires_at, created_at)
-    select $12::text, $1::text, $2::text, 'open', payment.id, $16::text, $17::text, $18::text, $19::text, $20::boolean,
+    select $12::text, $1::text, $2::text, 'open', $5::text, $16::text, $17::text, $18::text, $19::text, $20::boolean,
       $21::timestamptz, $14::timestamptz
     from payment
   )
-  select usage.used as month_used_cents, payment.* from usage left join payment on true`;
+  select usage.used as month_used_cents, exists (select 1 from room) as room, exists (select 1 from key_claim) as recorded from usage`;
 
-export type OpenedCheckout = { checkout: CheckoutRow; payment: PaymentRow } | { limitReached: true; usedCents: number };
+export interface NewCheckoutRows {
+  checkout: CheckoutRow;
+  payment: PaymentRow;
+}
 
 /**
- * Opens a checkout with its payment, unless the payment would take the month past `limitCents`
- * (null: no limit); then nothing is written and the month's use comes back.
+ * The rows a new checkout and its payment will have once written, so their answer is known before
+ * the write that records it with the key.
  */
-export async function openCheckout(db: Knex | Knex.Transaction, payment: NewPayment, checkout: NewCheckout, limitCents: number | null): Promise<OpenedCheckout> {
-  const [row] = await sql<PaymentRow & { month_used_cents: number }>(db, OPEN_CHECKOUT_SQL, [
-    ...monthlyUsageParams(payment.accountId, payment.mode, payment.now),
+export function newCheckoutRows(payment: NewPayment, checkout: NewCheckout): NewCheckoutRows {
+  return {
+    payment: newPaymentRow(payment),
+    checkout: {
+      ...checkout,
+      account_id: payment.accountId,
+      mode: payment.mode,
+      status: 'open',
+      payment_id: payment.id,
+      created_at: payment.now,
+      completed_at: null,
+      expired_at: null,
+    },
+  };
+}
+
+/**
+ * Writes a new checkout with its payment and records the request's Idempotency-Key with its answer,
+ * unless the payment would take the month past `limitCents` (null: no limit): then nothing is
+ * written and the month's use comes back. Throws KeyTaken if another request holds the key.
+ */
+export async function openCheckout(db: Knex | Knex.Transaction, rows: NewCheckoutRows, limitCents: number | null, record: KeyRecord): Promise<{ limitReached: false } | { limitReached: true; usedCents: number }> {
+  const { checkout, payment } = rows;
+  const [row] = await sql<{ month_used_cents: number; room: boolean; recorded: boolean }>(db, OPEN_CHECKOUT_SQL, [
+    ...monthlyUsageParams(payment.account_id, payment.mode, payment.created_at),
     payment.id,
-    payment.amountCents,
+    payment.amount_cents,
     payment.description,
     payment.reference,
-    payment.customer?.name ?? null,
-    payment.customer?.email ?? null,
-    payment.customer?.phone ?? null,
+    payment.customer_name,
+    payment.customer_email,
+    payment.customer_phone,
     checkout.id,
     payment.order === null ? null : JSON.stringify(payment.order),
-    payment.now,
+    payment.created_at,
     limitCents,
     checkout.locale,
     checkout.url,
@@ -72,20 +103,12 @@ export async function openCheckout(db: Knex | Knex.Transaction, payment: NewPaym
     checkout.cancel_url,
     checkout.save_card,
     checkout.expires_at,
+    ...claimParams(record.key, randomUUID(), record.answer),
   ]);
-  const { month_used_cents: usedCents, ...paymentRow } = row as PaymentRow & { month_used_cents: number };
-  if (paymentRow.id === null) return { limitReached: true, usedCents };
-  const opened: CheckoutRow = {
-    ...checkout,
-    account_id: payment.accountId,
-    mode: payment.mode,
-    status: 'open',
-    payment_id: paymentRow.id,
-    created_at: payment.now,
-    completed_at: null,
-    expired_at: null,
-  };
-  return { checkout: opened, payment: paymentRow };
+  const { month_used_cents: usedCents, room, recorded } = row as { month_used_cents: number; room: boolean; recorded: boolean };
+  if (!room) return { limitReached: true, usedCents };
+  if (!recorded) throw new KeyTaken(record.key.scope);
+  return { limitReached: false };
 }
 
 export async function findCheckout(db: Knex | Knex.Transaction, id: string, forUpdate = false): Promise<CheckoutRow | undefined> {

@@ -57,6 +57,43 @@ export interface NewPayment {
   now: Date;
 }
 
+/**
+ * The row a new payment will have once inserted: what it is given, and the columns' defaults
+ * (migration 003), so its answer is known before the write.
+ */
+export function newPaymentRow(payment: NewPayment): PaymentRow {
+  return {
+    id: payment.id,
+    account_id: payment.accountId,
+    mode: payment.mode,
+    status: 'requires_payment_method',
+    amount_cents: payment.amountCents,
+    description: payment.description,
+    reference: payment.reference,
+    customer_name: payment.customer?.name ?? null,
+    customer_email: payment.customer?.email ?? null,
+    customer_phone: payment.customer?.phone ?? null,
+    card_scheme: null,
+    card_last4: null,
+    card_save: 'not_requested',
+    fee_cents: null,
+    net_cents: null,
+    refunded_cents: 0,
+    failure_message: null,
+    failure_code: null,
+    payment_link_id: null,
+    saved_card_id: null,
+    invoice_id: null,
+    checkout_id: payment.checkoutId,
+    checkout_page_id: null,
+    order: payment.order,
+    attempts: 0,
+    settled_attempt: 0,
+    created_at: payment.now,
+    succeeded_at: null,
+  };
+}
+
 export function paymentsQuery(db: Knex | Knex.Transaction, scope: { accountId: string; mode: Mode }, status?: PaymentStatus): Knex.QueryBuilder {
   const query = db<PaymentRow>('payments').where({ account_id: scope.accountId, mode: scope.mode });
   return status === undefined ? query : query.where({ status });

@@ -1,5 +1,6 @@
-// The last link: runs the route's handler (in a transaction for writes, once per Idempotency-Key
-// where the route is IK), renders its answer, and only then runs the after-commit effects.
+// The last link: runs the route's handler (in a transaction for writes unless the write is one
+// statement, once per Idempotency-Key where the route is IK), renders its answer, and only then
+// runs the after-commit effects.
 import type { Knex } from 'knex';
 import type { Next } from 'koa';
 import type { Logger } from 'pino';
@@ -7,8 +8,8 @@ import type { Clock } from '../../domain/clock';
 import type { Config } from '../../config';
 import type { OrchestrationPort } from '../../orchestration';
 import type { ApiContext } from './context';
-import { sqlTransaction } from '../../db/sql';
-import { runIdempotently } from './idempotency';
+import type { KeyToRecord } from '../../db/idempotency-keys';
+import { claimThenRun, recordInStatement, runIdempotently } from './idempotency';
 import { isWrite, type Caller, type HandlerResult, type RouteSpec } from './route';
 
 export interface ExecuteDeps {
@@ -22,7 +23,7 @@ export interface ExecuteDeps {
 export function execute(route: RouteSpec, deps: ExecuteDeps) {
   return async (ctx: ApiContext, _next: Next) => {
     const effects: (() => Promise<void>)[] = [];
-    const run = (db: Knex | Knex.Transaction): Promise<HandlerResult> =>
+    const run = (db: Knex | Knex.Transaction, idempotencyKey?: KeyToRecord): Promise<HandlerResult> =>
       route.handler({
         // Public routes have no caller and do not read it.
         caller: ctx.state.caller as Caller,
@@ -30,23 +31,24 @@ export function execute(route: RouteSpec, deps: ExecuteDeps) {
         query: ctx.state.query,
         params: ctx.state.params ?? {},
         db,
+        idempotencyKey,
         clock: deps.clock,
         config: deps.config,
         workflows: deps.orchestration,
         afterCommit: (effect) => effects.push(effect),
       });
-    const inTransaction = <T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> =>
-      route.transaction === 'sql' ? sqlTransaction(deps.db, work) : deps.db.transaction(work);
     let result: HandlerResult;
     let json: string | undefined;
     if (!isWrite(route.method)) {
       result = await run(deps.db);
     } else if (route.idempotent) {
-      const outcome = await runIdempotently(ctx, deps, inTransaction, run);
+      const attempt =
+        route.transaction === 'statement' ? recordInStatement(deps.db, (key) => run(deps.db, key)) : claimThenRun(deps.db, run);
+      const outcome = await runIdempotently(ctx, deps, attempt);
       ({ result, json } = outcome);
       if (outcome.replayed) ctx.set('Idempotent-Replayed', 'true');
     } else {
-      result = await inTransaction(run);
+      result = await (route.transaction === 'statement' ? run(deps.db) : deps.db.transaction((trx) => run(trx)));
     }
     ctx.status = result.status;
     if (json === undefined) {

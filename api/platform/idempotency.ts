@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
 import type { Next } from 'koa';
 import { ApiError } from '../../domain/errors';
 import type { Clock } from '../../domain/clock';
-import { claimKey, completeKey, findKey, releaseKey, type KeyScope } from '../../db/idempotency-keys';
+import { claimKey, completeKey, findKey, KeyTaken, releaseKey, type KeyToRecord } from '../../db/idempotency-keys';
 import type { ApiContext } from './context';
 import type { HandlerResult, RouteSpec } from './route';
 
@@ -35,41 +35,25 @@ export function requireIdempotencyKey(route: RouteSpec) {
   };
 }
 
-/** Runs `work` at most once per key: its answer is stored inside its own transaction. */
+/** One go at the request: its answer, or `held` when another request holds the key. */
+export type Attempt = (key: KeyToRecord) => Promise<{ result: HandlerResult; json?: string } | 'held'>;
+
+/** Runs the request at most once per key; a held key answers from its record. */
 export async function runIdempotently(
   ctx: ApiContext,
   deps: { db: Knex; clock: Clock },
-  inTransaction: <T>(work: (trx: Knex.Transaction) => Promise<T>) => Promise<T>,
-  work: (trx: Knex.Transaction) => Promise<HandlerResult>,
+  attempt: Attempt,
 ): Promise<{ result: HandlerResult; replayed: boolean; json?: string }> {
   const caller = ctx.state.caller!;
-  const scope: KeyScope = { accountId: caller.account.id, mode: caller.mode, key: ctx.get('idempotency-key') };
   const fingerprint = createHash('sha256')
     .update(`${ctx.method} ${ctx.path}\n${canonicalJson(ctx.state.body ?? {})}`)
     .digest('hex');
+  const key: KeyToRecord = { scope: { accountId: caller.account.id, mode: caller.mode, key: ctx.get('idempotency-key') }, fingerprint, now: deps.clock.now() };
   // A key released by a failed request between our claim and our read is simply claimed again.
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const lockToken = await claimKey(deps.db, scope, fingerprint, deps.clock.now());
-    if (lockToken !== null) {
-      try {
-        // The body is serialised once: stored here, and sent as it is.
-        let json: string | undefined;
-        const result = await inTransaction(async (trx) => {
-          const answer = await work(trx);
-          if (answer.status >= 200 && answer.status < 300) {
-            json = JSON.stringify(answer.body);
-            await completeKey(trx, scope, lockToken, answer.status, json);
-          }
-          return answer;
-        });
-        if (result.status < 200 || result.status >= 300) await releaseKey(deps.db, scope, lockToken);
-        return { result, replayed: false, json };
-      } catch (err) {
-        await releaseKey(deps.db, scope, lockToken);
-        throw err;
-      }
-    }
-    const stored = await findKey(deps.db, scope);
+  for (let round = 0; round < 3; round++) {
+    const ran = await attempt(key);
+    if (ran !== 'held') return { ...ran, replayed: false };
+    const stored = await findKey(deps.db, key.scope, key.now);
     if (!stored) continue;
     if (stored.fingerprint !== fingerprint) {
       throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was used in the last 24 hours for a different request (method, path or body). Use a new key for a new request.');
@@ -79,7 +63,53 @@ export async function runIdempotently(
     }
     // The first answer's bytes, as they were sent.
     const json = stored.responseBody ?? undefined;
-    return { result: { status: stored.responseStatus, body: json === undefined ? null : (JSON.parse(json) as unknown) }, replayed: true, json };
+    return { result: { status: stored.responseStatus, body: null }, replayed: true, json };
   }
   throw new ApiError('idempotency_key_in_progress', 'The Idempotency-Key is changing hands. Retry after a short wait.');
+}
+
+/**
+ * Claims the key, then runs `work` in a transaction that stores its answer with its changes. A
+ * failed request releases the key.
+ */
+export function claimThenRun(db: Knex, work: (trx: Knex.Transaction) => Promise<HandlerResult>): Attempt {
+  return async (key) => {
+    const lockToken = await claimKey(db, key);
+    if (lockToken === null) return 'held';
+    try {
+      // The body is serialised once: stored here, and sent as it is.
+      let json: string | undefined;
+      const result = await db.transaction(async (trx) => {
+        const answer = await work(trx);
+        if (answer.status >= 200 && answer.status < 300) {
+          json = JSON.stringify(answer.body);
+          await completeKey(trx, key.scope, lockToken, answer.status, json);
+        }
+        return answer;
+      });
+      if (result.status < 200 || result.status >= 300) await releaseKey(db, key.scope, lockToken);
+      return { result, json };
+    } catch (err) {
+      await releaseKey(db, key.scope, lockToken);
+      throw err;
+    }
+  };
+}
+
+/**
+ * For a write done in one statement that records its own key with its answer (claimKeySql): no
+ * claim beforehand, no transaction. A request refused before its write answers from a held key
+ * first, as it would have had the key been claimed before it ran.
+ */
+export function recordInStatement(db: Knex, work: (key: KeyToRecord) => Promise<HandlerResult>): Attempt {
+  return async (key) => {
+    try {
+      const result = await work(key);
+      return { result, json: result.json };
+    } catch (err) {
+      if (err instanceof KeyTaken) return 'held';
+      if (err instanceof ApiError && (await findKey(db, key.scope, key.now)) !== null) return 'held';
+      throw err;
+    }
+  };
 }

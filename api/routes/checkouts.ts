@@ -5,7 +5,7 @@ import { ApiError, type FieldError } from '../../domain/errors';
 import { idPattern, newId } from '../../domain/ids';
 import type { Locale } from '../../domain/locale';
 import { normaliseSriLankanPhone } from '../../domain/phone';
-import { checkoutUrl, checkoutView, loadCheckoutView, openCheckout, type CheckoutRow } from '../../db/checkouts';
+import { checkoutUrl, checkoutView, loadCheckoutView, newCheckoutRows, openCheckout, type CheckoutRow } from '../../db/checkouts';
 import { workflowIdFor } from '../../orchestration/ids';
 import { findOwned } from '../platform/ownership';
 import { defineRoute } from '../platform/route';
@@ -63,12 +63,12 @@ export const checkoutRoutes = [
     tag: 'Checkouts',
     auth: { permission: 'checkouts:create', kinds: ['secret', 'publishable'] },
     idempotent: true,
-    // The hottest write: its handler reaches the database only through sql().
-    transaction: 'sql',
+    // The hottest write: one statement, which also records the Idempotency-Key with the answer.
+    transaction: 'statement',
     body: checkoutCreateSchema,
     responses: { 201: { description: 'The new checkout, open.', schema: checkoutSchema } },
     errors: ['amount', 'saved_cards_off', 'monthly_limit_reached', 'merchant_not_live', 'merchant_unavailable'],
-    async handler({ caller, body, db, clock, config, workflows, afterCommit }) {
+    async handler({ caller, body, db, idempotencyKey, clock, config, workflows, afterCommit }) {
       const { amountCents, description, order } = amountOf(body);
       const fields: FieldError[] = [];
       let phone: string | null = null;
@@ -89,8 +89,7 @@ export const checkoutRoutes = [
       const plan = config.plans[account.plan] ?? config.plans[DEFAULT_PLAN];
       const checkoutId = newId('checkout', now.getTime());
       const locale = body.locale ?? 'en';
-      const opened = await openCheckout(
-        db,
+      const rows = newCheckoutRows(
         {
           id: newId('payment', now.getTime()),
           accountId: account.id,
@@ -112,12 +111,15 @@ export const checkoutRoutes = [
           save_card: body.saveCard ?? false,
           expires_at: new Date(now.getTime() + CHECKOUT_LIFETIME_MS),
         },
-        plan?.monthlyLimitCents ?? null,
       );
-      if ('limitReached' in opened) {
+      // The answer is recorded with the key in the write itself, so it is made first.
+      const answer = checkoutView(rows.checkout, rows.payment);
+      const json = JSON.stringify(answer);
+      const opened = await openCheckout(db, rows, plan?.monthlyLimitCents ?? null, { key: idempotencyKey!, answer: { status: 201, json } });
+      if (opened.limitReached) {
         throw new ApiError('monthly_limit_reached', `This payment would take the month past the ${account.plan} plan's limit of ${plan?.monthlyLimitCents} cents (${opened.usedCents} used).`);
       }
-      const { checkout, payment } = opened;
+      const { checkout } = rows;
       afterCommit(async () => {
         await workflows.start({
           workflowType: 'checkoutLifetime',
@@ -127,7 +129,7 @@ export const checkoutRoutes = [
           mode: caller.mode,
         });
       });
-      return { status: 201, body: checkoutView(checkout, payment) };
+      return { status: 201, body: answer, json };
     },
   }),
   defineRoute<unknown, unknown, { id: string }>({
