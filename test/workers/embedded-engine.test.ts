@@ -286,6 +286,30 @@ describe('embedded engine: workflow cache', function () {
   });
 });
 
+describe('embedded engine: activations of different runs overlap', function () {
+  it('a hundred workflows started at once finish their first task within a few turns of the event loop', async function () {
+    const engine = await EmbeddedEngine.create({ workflowsPath, activities: { record: async (label: string) => label }, clock: 'virtual' });
+    try {
+      const ids = Array.from({ length: 100 }, (_, i) => `sleep/overlap-${i}`);
+      for (const id of ids) engine.start({ workflowType: 'sleeper', workflowId: id, args: [HOUR] });
+      // Each activation waits out one turn after it concludes (the SDK's unhandled-rejection
+      // check): taken one at a time, a hundred would need a hundred turns; under an API's load a
+      // turn takes milliseconds, and the engine fell seconds behind.
+      // Done: started, one workflow task, its timer (five events), and out of the sandbox.
+      const done = (id: string) => engine.describe(id)?.historyLength === 5 && engine.describe(id)?.inSandbox === false;
+      let turns = 0;
+      while (!ids.every(done) && turns < 200) {
+        await new Promise((resolve) => setImmediate(resolve));
+        turns++;
+      }
+      assert.ok(ids.every(done), 'every first task done');
+      assert.ok(turns < 20, `${turns} turns of the event loop`);
+    } finally {
+      await engine.shutdown();
+    }
+  });
+});
+
 describe('embedded engine: loud failures', function () {
   let env: WorkflowEnv;
   const errors: string[] = [];

@@ -14,7 +14,7 @@ import { encodeUnifiedSearchAttributes } from '@temporalio/common/lib/converter/
 import { toPayloads } from '@temporalio/common/lib/converter/payload-converter';
 import { msNumberToTs, optionalTsToMs } from '@temporalio/common/lib/time';
 import { coresdk, temporal } from '@temporalio/proto';
-import type { Workflow, WorkflowCreateOptions } from '@temporalio/worker/lib/workflow/interface';
+import type { Workflow } from '@temporalio/worker/lib/workflow/interface';
 import type { ReusableVMWorkflowCreator } from '@temporalio/worker/lib/workflow/reusable-vm';
 import { startAttempt } from './activity-runner';
 import type { AttemptHandle, AttemptResult } from './activity-runner';
@@ -217,14 +217,6 @@ class Run {
 }
 
 /**
- * Made outside createRun, whose scope also holds the first sandbox: a closure there would keep it
- * alive after an eviction.
- */
-function sandboxFactory(creator: ReusableVMWorkflowCreator, options: WorkflowCreateOptions): () => Promise<Workflow> {
-  return () => creator.createWorkflow(options);
-}
-
-/**
  * A timer started and cancelled in the same workflow task never reaches the server: Core drops
  * both commands, so the history must not show them either.
  */
@@ -327,11 +319,8 @@ export class EmbeddedEngine {
       if (workflow === undefined) throw new WorkflowQueryFailedError(workflowId, queryType, `workflow ${workflowId} is stuck on a failed task: ${run.taskFailure?.message ?? 'unknown'}`);
       this.touch(run);
       const queryId = randomUUID();
-      const completion = await this.inSandbox(async () => {
-        const done = await workflow.activate(buildQueryActivation(run.runId, queryId, queryType, toPayloads(defaultPayloadConverter, ...args) ?? []));
-        await this.forwardSinkCalls(run);
-        return done;
-      });
+      const completion = await workflow.activate(buildQueryActivation(run.runId, queryId, queryType, toPayloads(defaultPayloadConverter, ...args) ?? []));
+      await this.forwardSinkCalls(run);
       const answer = completion.successful?.commands?.find((c) => c.respondToQuery?.queryId === queryId)?.respondToQuery;
       if (answer?.succeeded) return defaultPayloadConverter.fromPayload<T>(answer.succeeded.response ?? {});
       const message = answer?.failed?.message ?? completion.failed?.failure?.message ?? 'no answer';
@@ -507,12 +496,7 @@ export class EmbeddedEngine {
     };
     const deliveries: Delivery[] = [{ job: init, record }];
     if (withFirst) deliveries.push(withFirst(run));
-    run.createSandbox = sandboxFactory(this.creator, {
-      info: this.workflowInfo(run, firstRunId, continued.from?.runId, parentInfo),
-      randomnessSeed: seedBytes(seed),
-      now,
-      showStackTraceSources: false,
-    });
+    run.createSandbox = this.sandboxFactory(run, firstRunId, continued.from?.runId, parentInfo, seed, now);
     const sandbox = run.createSandbox();
     this.track(
       run.exclusive(async () => {
@@ -526,6 +510,28 @@ export class EmbeddedEngine {
     );
     for (const delivery of deliveries) this.deliver(run, delivery);
     return run;
+  }
+
+  /**
+   * Creates the run's sandbox, now and after each eviction. A method, so the closure holds only its
+   * arguments (a closure made in createRun would keep all of createRun's scope alive with the run),
+   * and the WorkflowInfo is built at each creation rather than kept by every evicted run.
+   */
+  private sandboxFactory(
+    run: Run,
+    firstRunId: string,
+    continuedFrom: string | undefined,
+    parentInfo: WorkflowInfo['parent'],
+    seed: ReturnType<typeof randomnessSeed>,
+    now: number,
+  ): () => Promise<Workflow> {
+    return () =>
+      this.creator.createWorkflow({
+        info: this.workflowInfo(run, firstRunId, continuedFrom, parentInfo),
+        randomnessSeed: seedBytes(seed),
+        now,
+        showStackTraceSources: false,
+      });
   }
 
   private readonly firstRunIds = new Map<string, string>();
@@ -615,11 +621,12 @@ export class EmbeddedEngine {
       // (an activity cancelled with TRY_CANCEL) and activates again before answering the server.
       while (jobs.length > 0) {
         const activation = buildActivation(run.runId, now, task.startedEventId, [...run.flags], jobs);
-        const completion = await this.inSandbox(async () => {
-          const done = await workflow.activate(activation);
-          await this.forwardSinkCalls(run);
-          return done;
-        });
+        // Activations of different runs overlap, as on a Temporal worker: each waits out one turn
+        // of the event loop after it concludes (the SDK's check for unhandled rejections), and
+        // taking them one at a time let only one finish per turn, so under load the engine fell
+        // seconds behind the API, its sandboxes piling up.
+        const completion = await workflow.activate(activation);
+        await this.forwardSinkCalls(run);
         if (completion.failed || !completion.successful) {
           this.failTask(run, completion.failed?.failure ?? { message: 'activation returned no completion' });
           return;
@@ -660,11 +667,8 @@ export class EmbeddedEngine {
       return undefined;
     }
     for (const { activation, commandCount } of run.replay) {
-      const completion = await this.inSandbox(async () => {
-        const done = await workflow.activate(activation);
-        await workflow.getAndResetSinkCalls();
-        return done;
-      });
+      const completion = await workflow.activate(activation);
+      await workflow.getAndResetSinkCalls();
       const produced = completion.successful?.commands?.length;
       if (produced !== commandCount) {
         await workflow.dispose();
@@ -1236,20 +1240,6 @@ export class EmbeddedEngine {
   }
 
   // ---------------------------------------------------------------- plumbing
-
-  /**
-   * One activation at a time across all runs. Every switch between workflows makes the reusable
-   * sandbox swap its globals, and interleaved activations switch twice as often.
-   */
-  private sandboxTail: Promise<unknown> = Promise.resolve();
-  private inSandbox<T>(fn: () => Promise<T>): Promise<T> {
-    const next = this.sandboxTail.then(fn);
-    this.sandboxTail = next.then(
-      () => undefined,
-      () => undefined,
-    );
-    return next;
-  }
 
   private async forwardSinkCalls(run: Run): Promise<void> {
     const calls = await run.workflow?.getAndResetSinkCalls();
