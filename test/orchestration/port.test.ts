@@ -32,6 +32,15 @@ describe('orchestration port (embedded)', function () {
     await orchestration.port.start({ workflowType: 'checkoutLifetime', workflowId, args: ['chk_0123', 60_000], accountId: 'acct_9', mode: 'live' });
     const engineView = orchestration.engine!.describe(workflowId);
     assert.deepEqual(engineView?.searchAttributes, { KasiAccountId: 'acct_9', KasiMode: 'live' });
+    // The engine shares encoded sets between runs: each run still has its own account and mode.
+    const other = [['chk_0124', 'acct_9', 'test'], ['chk_0125', 'acct_10', 'live'], ['chk_0126', 'acct_9', 'live']] as const;
+    for (const [id, accountId, mode] of other) {
+      await orchestration.port.start({ workflowType: 'checkoutLifetime', workflowId: workflowIdFor('checkout', id), args: [id, 60_000], accountId, mode });
+    }
+    assert.deepEqual(
+      other.map(([id]) => orchestration.engine!.describe(workflowIdFor('checkout', id))?.searchAttributes),
+      other.map(([, accountId, mode]) => ({ KasiAccountId: accountId, KasiMode: mode })),
+    );
     const description = await orchestration.port.describe(workflowId);
     assert.equal(description?.workflowType, 'checkoutLifetime');
     assert.equal(description?.status, 'RUNNING');

@@ -43,6 +43,7 @@ import {
 const { EventType } = temporal.api.enums.v1;
 /** A run whose next wake-up is at least this far off is evicted from the cache right away. */
 const LONG_SLEEP_MS = 60_000;
+const MAX_SHARED_SEARCH_ATTRIBUTE_SETS = 10_000;
 type Command = coresdk.workflow_commands.IWorkflowCommand;
 type Payload = temporal.api.common.v1.IPayload;
 type Failure = FailureObject;
@@ -446,7 +447,7 @@ export class EmbeddedEngine {
     const now = this.clock.now();
     const runId = randomUUID();
     const firstRunId = continued.from ? (this.firstRunId(continued.from) ?? continued.from.runId) : runId;
-    const searchAttributes = continued.from?.searchAttributes ?? encodeUnifiedSearchAttributes(undefined, options.searchAttributes ?? []);
+    const searchAttributes = continued.from?.searchAttributes ?? this.encodedSearchAttributes(options.searchAttributes ?? []);
     const run = new Run(runId, options.workflowId, options.workflowType, options.taskQueue ?? this.taskQueue, now, searchAttributes, parent);
     this.firstRunIds.set(runId, firstRunId);
     this.runs.set(runId, run);
@@ -532,6 +533,23 @@ export class EmbeddedEngine {
         now,
         showStackTraceSources: false,
       });
+  }
+
+  /**
+   * Search attributes encoded once per distinct set and shared by the runs that have it (all of a
+   * merchant's checkouts do): a run's payloads stay as they were encoded (an upsert replaces entries
+   * in the run's own copy of the map), so sharing them saves each open run its own.
+   */
+  private readonly searchAttributeSets = new Map<string, Record<string, Payload>>();
+  private encodedSearchAttributes(pairs: SearchAttributePair[]): Record<string, Payload> {
+    const key = JSON.stringify(pairs.map(({ key: { name, type }, value }) => [name, type, value]));
+    let encoded = this.searchAttributeSets.get(key);
+    if (encoded === undefined) {
+      // Bounded: past it, sets are encoded afresh rather than remembered.
+      encoded = encodeUnifiedSearchAttributes(undefined, pairs);
+      if (this.searchAttributeSets.size < MAX_SHARED_SEARCH_ATTRIBUTE_SETS) this.searchAttributeSets.set(key, encoded);
+    }
+    return encoded;
   }
 
   private readonly firstRunIds = new Map<string, string>();
