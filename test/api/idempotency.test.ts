@@ -131,95 +131,84 @@ describe('Idempotency-Key', () => {
     assert.equal(await customerCount('fifty@example.com'), 1);
     assert.equal(await api.knex('idempotency_keys').where({ account_id: accountId, key }).count('* as n').first().then((r) => Number(r!.n)), 1);
   });
-});
 
-// POST /v1/checkouts records its key with its answer in the statement that writes the checkout
-// (transaction: 'statement'): the same promises, kept without a claim or a transaction.
-describe('Idempotency-Key on a write done in one statement (POST /v1/checkouts)', () => {
-  let api: TestApi;
-  let keys: Awaited<ReturnType<TestApi['merchant']>>['keys'];
-  let accountId: string;
+  // POST /v1/checkouts records its key with its answer in the statement that writes the checkout
+  // (transaction: 'statement'): the same promises, kept without a claim or a transaction.
+  describe('on a write done in one statement (POST /v1/checkouts)', () => {
+    const create = (idempotencyKey: string, body: unknown, key = keys.sk_test) => api.request('/v1/checkouts', { key, body, idempotencyKey });
+    const count = async (table: string, where: Record<string, unknown>) =>
+      Number((await api.knex(table).where(where).count('* as n').first())!.n);
 
-  before(async () => {
-    api = await startApi();
-    ({ keys, accountId } = await api.merchant({ activate: true }));
-  });
-  after(() => api.close());
+    it('replays the first answer\'s bytes, and 409 idempotency_key_reused for another body', async () => {
+      const key = ik();
+      const first = await create(key, { amountCents: 1000, description: 'once', reference: 'replay' });
+      assert.equal(first.status, 201);
+      const again = await create(key, { reference: 'replay', description: 'once', amountCents: 1000 });
+      assert.equal(again.status, 201);
+      assert.equal(again.headers.get('idempotent-replayed'), 'true');
+      assert.equal(again.text, first.text, 'the same bytes');
+      assert.equal(again.headers.get('content-type'), 'application/json; charset=utf-8');
+      assert.equal((await create(key, { amountCents: 2000, description: 'other' })).body.reason, 'idempotency_key_reused');
+        assert.equal(await count('payments', { reference: 'replay' }), 1);
+      const stored = await api.knex('idempotency_keys').where({ key }).first();
+      assert.equal(stored.response_status, 201);
+      assert.equal(stored.response_body, first.text);
+      const live = await create(key, { amountCents: 1000, description: 'once', reference: 'replay' }, keys.sk_live);
+      assert.equal(live.headers.get('idempotent-replayed'), null, 'keys are scoped to the mode');
+      assert.notEqual(live.body.id, first.body.id);
+    });
 
-  const create = (idempotencyKey: string, body: unknown, key = keys.sk_test) => api.request('/v1/checkouts', { key, body, idempotencyKey });
-  const count = async (table: string, where: Record<string, unknown>) =>
-    Number((await api.knex(table).where(where).count('* as n').first())!.n);
+    it('creates exactly one checkout for 50 simultaneous identical requests, every answer the same', async () => {
+      const key = ik('concurrent');
+      const body = { amountCents: 5000, description: 'fifty at once', reference: 'fifty' };
+      const answers = await Promise.all(Array.from({ length: 50 }, () => create(key, body)));
+      assert.deepEqual([...new Set(answers.map((a) => a.status))], [201], answers.map((a) => a.text).join('\n'));
+      assert.equal(answers.filter((a) => a.headers.get('idempotent-replayed') === null).length, 1);
+      assert.equal(new Set(answers.map((a) => a.text)).size, 1);
+      assert.equal(await count('payments', { reference: 'fifty' }), 1);
+      assert.equal(await count('checkouts', { id: answers[0]!.body.id }), 1);
+      assert.equal(api.engine.describe(`checkout/${answers[0]!.body.id}`)?.status, 'RUNNING');
+    });
 
-  it('replays the first answer\'s bytes, and 409 idempotency_key_reused for another body', async () => {
-    const key = ik();
-    const first = await create(key, { amountCents: 1000, description: 'once', reference: 'replay' });
-    assert.equal(first.status, 201);
-    const again = await create(key, { reference: 'replay', description: 'once', amountCents: 1000 });
-    assert.equal(again.status, 201);
-    assert.equal(again.headers.get('idempotent-replayed'), 'true');
-    assert.equal(again.text, first.text, 'the same bytes');
-    assert.equal(again.headers.get('content-type'), 'application/json; charset=utf-8');
-    assert.equal((await create(key, { amountCents: 2000, description: 'other' })).body.reason, 'idempotency_key_reused');
-    assert.equal(await count('checkouts', { account_id: accountId, mode: 'test' }), 1);
-    assert.equal(await count('payments', { reference: 'replay' }), 1);
-    const stored = await api.knex('idempotency_keys').where({ key }).first();
-    assert.equal(stored.response_status, 201);
-    assert.equal(stored.response_body, first.text);
-    const live = await create(key, { amountCents: 1000, description: 'once', reference: 'replay' }, keys.sk_live);
-    assert.equal(live.headers.get('idempotent-replayed'), null, 'keys are scoped to the mode');
-    assert.notEqual(live.body.id, first.body.id);
-  });
+    it('a refused request writes nothing and leaves its key free', async () => {
+      const key = ik();
+      assert.equal((await create(key, { amountCents: 999, description: 'too small' })).body.reason, 'amount');
+      assert.equal(await count('idempotency_keys', { key }), 0);
+      const fixed = await create(key, { amountCents: 1000, description: 'fixed' });
+      assert.equal(fixed.status, 201);
+      assert.equal(fixed.headers.get('idempotent-replayed'), null);
+    });
 
-  it('creates exactly one checkout for 50 simultaneous identical requests, every answer the same', async () => {
-    const key = ik('concurrent');
-    const body = { amountCents: 5000, description: 'fifty at once', reference: 'fifty' };
-    const answers = await Promise.all(Array.from({ length: 50 }, () => create(key, body)));
-    assert.deepEqual([...new Set(answers.map((a) => a.status))], [201], answers.map((a) => a.text).join('\n'));
-    assert.equal(answers.filter((a) => a.headers.get('idempotent-replayed') === null).length, 1);
-    assert.equal(new Set(answers.map((a) => a.text)).size, 1);
-    assert.equal(await count('payments', { reference: 'fifty' }), 1);
-    assert.equal(await count('checkouts', { id: answers[0]!.body.id }), 1);
-    assert.equal(api.engine.describe(`checkout/${answers[0]!.body.id}`)?.status, 'RUNNING');
-  });
+    it('answers from a held key before refusing: a retry replays even when the month has since filled up', async () => {
+      const { keys: k, accountId: account } = await api.merchant({ activate: true });
+      const key = ik();
+      const body = { amountCents: 1000, description: 'made before the month filled' };
+      const first = await create(key, body, k.sk_test);
+      assert.equal(first.status, 201);
+      // The whole of the starter plan's month with the processor.
+      const big = (await create(ik(), { amountCents: 100_000_000, description: 'fills the month' }, k.sk_test)).body;
+      await api.knex('payments').where({ id: big.payment.id }).update({ status: 'processing' });
+      const retried = await create(key, body, k.sk_test);
+      assert.equal(retried.status, 201, retried.text);
+      assert.equal(retried.headers.get('idempotent-replayed'), 'true');
+      assert.equal(retried.text, first.text);
+      assert.equal((await create(key, { amountCents: 999, description: 'other and invalid' }, k.sk_test)).body.reason, 'idempotency_key_reused');
+      const fresh = ik();
+      assert.equal((await create(fresh, body, k.sk_test)).body.reason, 'monthly_limit_reached');
+      assert.equal(await count('idempotency_keys', { account_id: account, key: fresh }), 0, 'the refusal did not take its key');
+    });
 
-  it('a refused request writes nothing and leaves its key free', async () => {
-    const key = ik();
-    assert.equal((await create(key, { amountCents: 999, description: 'too small' })).body.reason, 'amount');
-    assert.equal(await count('idempotency_keys', { key }), 0);
-    const fixed = await create(key, { amountCents: 1000, description: 'fixed' });
-    assert.equal(fixed.status, 201);
-    assert.equal(fixed.headers.get('idempotent-replayed'), null);
-  });
-
-  it('answers from a held key before refusing: a retry replays even when the month has since filled up', async () => {
-    const { keys: k, accountId: account } = await api.merchant({ activate: true });
-    const key = ik();
-    const body = { amountCents: 1000, description: 'made before the month filled' };
-    const first = await create(key, body, k.sk_test);
-    assert.equal(first.status, 201);
-    // The whole of the starter plan's month with the processor.
-    const big = (await create(ik(), { amountCents: 100_000_000, description: 'fills the month' }, k.sk_test)).body;
-    await api.knex('payments').where({ id: big.payment.id }).update({ status: 'processing' });
-    const retried = await create(key, body, k.sk_test);
-    assert.equal(retried.status, 201, retried.text);
-    assert.equal(retried.headers.get('idempotent-replayed'), 'true');
-    assert.equal(retried.text, first.text);
-    assert.equal((await create(key, { amountCents: 999, description: 'other and invalid' }, k.sk_test)).body.reason, 'idempotency_key_reused');
-    const fresh = ik();
-    assert.equal((await create(fresh, body, k.sk_test)).body.reason, 'monthly_limit_reached');
-    assert.equal(await count('idempotency_keys', { account_id: account, key: fresh }), 0, 'the refusal did not take its key');
-  });
-
-  it('answers 409 idempotency_key_in_progress while another request holds the key, and counts the key as new after 24 hours', async () => {
-    const key = ik();
-    const body = { amountCents: 1000, description: 'held' };
-    await create(key, body);
-    await api.knex('idempotency_keys').where({ key }).update({ response_status: null, response_body: null, locked_at: api.clock.now() });
-    assert.equal((await create(key, body)).body.reason, 'idempotency_key_in_progress');
-    await api.clock.advance(IDEMPOTENCY_WINDOW_MS);
-    const fresh = await create(key, { amountCents: 2000, description: 'a day later' });
-    assert.equal(fresh.status, 201);
-    assert.equal(fresh.headers.get('idempotent-replayed'), null);
-    assert.equal((await api.knex('idempotency_keys').where({ key }).first()).response_body, fresh.text);
+    it('answers 409 idempotency_key_in_progress while another request holds the key, and counts the key as new after 24 hours', async () => {
+      const key = ik();
+      const body = { amountCents: 1000, description: 'held' };
+      await create(key, body);
+      await api.knex('idempotency_keys').where({ key }).update({ response_status: null, response_body: null, locked_at: api.clock.now() });
+      assert.equal((await create(key, body)).body.reason, 'idempotency_key_in_progress');
+      await api.clock.advance(IDEMPOTENCY_WINDOW_MS);
+      const fresh = await create(key, { amountCents: 2000, description: 'a day later' });
+      assert.equal(fresh.status, 201);
+      assert.equal(fresh.headers.get('idempotent-replayed'), null);
+      assert.equal((await api.knex('idempotency_keys').where({ key }).first()).response_body, fresh.text);
+    });
   });
 });
