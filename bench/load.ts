@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import packageJson from '../package.json';
 
 export interface Figures {
   label: string;
@@ -14,11 +15,11 @@ export interface Figures {
 }
 
 /**
- * The Node flags `npm start` gives the service (package.json): a young generation of 32 MB
- * semi-spaces instead of 16, so a request's garbage dies young instead of being promoted; every
- * server in a benchmark runs with them.
+ * The Node flags `npm start` gives the service, read from its script in package.json (a young
+ * generation of 32 MB semi-spaces instead of 16, so a request's garbage dies young instead of
+ * being promoted): every server in a benchmark runs with them.
  */
-export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=32'];
+export const SERVICE_NODE_FLAGS = packageJson.scripts.start.split(/\s+/).filter((arg) => arg.startsWith('--'));
 
 export async function startServer(script: string, env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
   const profile = [...SERVICE_NODE_FLAGS];
