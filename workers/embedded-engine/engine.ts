@@ -31,6 +31,7 @@ import { decideRetry } from './retry';
 import type { FailureObject, Loose } from './proto';
 import { bundleWorkflows, createWorkflowCreator } from './sandbox';
 import type { WorkflowBundle } from './sandbox';
+import { ReplayLog } from './replay-log';
 import { randomnessSeed, seedBytes } from './seed';
 import {
   WorkflowBlockedError,
@@ -146,15 +147,9 @@ interface Delivery {
   record?: () => void;
 }
 
-/** An activation a run was given, and how many commands it answered, for replay after eviction. */
-interface ReplayRecord {
-  activation: coresdk.workflow_activation.WorkflowActivation;
-  commandCount: number;
-}
-
 class Run {
   readonly history = new HistoryRecorder();
-  readonly replay: ReplayRecord[] = [];
+  readonly replay = new ReplayLog();
   /** Creates the run's sandbox: at the start, and again after an eviction. */
   createSandbox?: () => Promise<Workflow>;
   readonly inbox: Delivery[] = [];
@@ -651,7 +646,7 @@ export class EmbeddedEngine {
         }
         for (const flag of completion.successful.usedInternalFlags ?? []) run.flags.add(flag);
         const produced = completion.successful.commands ?? [];
-        run.replay.push({ activation, commandCount: produced.length });
+        run.replay.push(activation, produced.length);
         jobs = this.resolveLocally(run, produced, commands);
         commands.push(...produced);
       }
@@ -684,7 +679,7 @@ export class EmbeddedEngine {
       this.failTask(run, errorToFailure(err));
       return undefined;
     }
-    for (const { activation, commandCount } of run.replay) {
+    for (const { activation, commandCount } of run.replay.records()) {
       const completion = await workflow.activate(activation);
       await workflow.getAndResetSinkCalls();
       const produced = completion.successful?.commands?.length;
@@ -1210,8 +1205,8 @@ export class EmbeddedEngine {
       run.children.clear();
       if (run.parent) this.childClosed(run.parent.run, run.parent.seq, outcome);
     }
-    if (!this.keepClosedHistory) run.history.events.length = 0;
-    run.replay.length = 0;
+    if (!this.keepClosedHistory) run.history.clear();
+    run.replay.clear();
     this.cached.delete(run);
     this.track(
       run.exclusive(() => this.disposeSandbox(run)),
@@ -1229,6 +1224,11 @@ export class EmbeddedEngine {
   private async disposeSandbox(run: Run): Promise<void> {
     const workflow = run.workflow;
     run.workflow = undefined;
+    // A run that sleeps keeps its history and activations encoded until it wakes.
+    if (run.open) {
+      run.history.pack();
+      run.replay.pack();
+    }
     await workflow?.dispose();
   }
 

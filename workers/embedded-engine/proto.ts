@@ -28,3 +28,16 @@ export function tsMs(ts: { seconds?: number | string | Long | null; nanos?: numb
 export function toFailure(failure: FailureObject): temporal.api.failure.v1.Failure {
   return temporal.api.failure.v1.Failure.fromObject(failure);
 }
+
+/**
+ * Encoded protobuf bytes kept as a one-byte-per-char string: exactly sized, one heap object that
+ * the garbage collector never looks inside (a small Buffer would instead pin a slab of Node's
+ * shared allocation pool).
+ */
+export function packString(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+}
+
+export function unpackString(packed: string): Buffer {
+  return Buffer.from(packed, 'latin1');
+}
