@@ -6,7 +6,7 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 
 const { EventType } = temporal.api.enums.v1;
 const { History } = temporal.api.history.v1;
-import { packString, unpackString, type EventObject } from './proto';
+import { appendPacked, unpackString, type EventObject } from './proto';
 
 type Event = EventObject;
 /** An event's attributes, keyed by the HistoryEvent field that carries them. */
@@ -44,8 +44,7 @@ export class HistoryRecorder {
     // Encoded as they are: protobufjs writes numbers where the typings say Long (and skips a
     // fromObject copy, which took as long again).
     const bytes = History.encode({ events: this.recent } as unknown as temporal.api.history.v1.IHistory).finish();
-    // Concatenated as bytes, so the string stays flat (no chain of joined strings).
-    this.packed = packString(this.packed === '' ? bytes : Buffer.concat([unpackString(this.packed), bytes]));
+    this.packed = appendPacked(this.packed, bytes);
     this.packedCount += this.recent.length;
     this.recent = [];
   }

@@ -32,10 +32,12 @@ export function toFailure(failure: FailureObject): temporal.api.failure.v1.Failu
 /**
  * Encoded protobuf bytes kept as a one-byte-per-char string: exactly sized, one heap object that
  * the garbage collector never looks inside (a small Buffer would instead pin a slab of Node's
- * shared allocation pool).
+ * shared allocation pool). Appending goes through bytes so the string stays flat, not a chain of
+ * joined strings.
  */
-export function packString(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+export function appendPacked(packed: string, bytes: Uint8Array): string {
+  const all = packed === '' ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) : Buffer.concat([unpackString(packed), bytes]);
+  return all.toString('latin1');
 }
 
 export function unpackString(packed: string): Buffer {

@@ -2,7 +2,7 @@
 // is rebuilt by giving a new one the same activations in order (see EmbeddedEngine.rehydrate).
 import { coresdk } from '@temporalio/proto';
 import { Reader, Writer } from 'protobufjs/minimal';
-import { packString, unpackString } from './proto';
+import { appendPacked, unpackString } from './proto';
 
 type Activation = coresdk.workflow_activation.WorkflowActivation;
 const { WorkflowActivation } = coresdk.workflow_activation;
@@ -30,8 +30,7 @@ export class ReplayLog {
     if (this.recent.length === 0) return;
     const writer = Writer.create();
     for (const { activation } of this.recent) WorkflowActivation.encodeDelimited(activation, writer);
-    const bytes = writer.finish();
-    this.packed = packString(this.packed === '' ? bytes : Buffer.concat([unpackString(this.packed), bytes]));
+    this.packed = appendPacked(this.packed, writer.finish());
     this.packedCounts = [...this.packedCounts, ...this.recent.map((r) => r.commandCount)];
     this.recent = [];
   }
