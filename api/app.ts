@@ -8,6 +8,7 @@ import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from '../config';
 import type { OrchestrationPort } from '../orchestration';
 import { systemClock, type Clock } from '../domain/clock';
+import { uncachedActiveKeys, type ActiveKeys } from '../db/active-key-cache';
 import { ApiError } from '../domain/errors';
 import { createProcessors } from '../processor';
 import { sandboxRouter } from '../processor/sandbox';
@@ -31,6 +32,8 @@ export interface AppDeps {
   orchestration: OrchestrationPort;
   clock?: Clock;
   limiter?: RateLimiterAbstract;
+  /** Where keys are looked up: by default, the database on every request. */
+  activeKeys?: ActiveKeys;
 }
 
 export interface App {
@@ -64,7 +67,7 @@ export function createApp(deps: AppDeps): App {
   const koa = new Koa<ApiState>({ proxy: config.trustProxy, maxIpsCount: config.trustedProxyHops });
   koa.silent = true;
   const pages = pagesRouter(routes, config);
-  const api = apiRouter(routes, { db: deps.db, clock, config, log, limiter, orchestration: deps.orchestration });
+  const api = apiRouter(routes, { db: deps.db, clock, config, log, limiter, activeKeys: deps.activeKeys ?? uncachedActiveKeys(deps.db), orchestration: deps.orchestration });
   const policy = corsPolicyFor(routes);
   koa.use(traceId());
   koa.use(errorHandler({ docsUrl: config.docsUrl, log }));

@@ -7,6 +7,7 @@ import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from '../config';
 import type { OrchestrationPort } from '../orchestration';
 import type { Clock } from '../domain/clock';
+import type { ActiveKeys } from '../db/active-key-cache';
 import { ApiError } from '../domain/errors';
 import { authenticate } from './platform/authenticate';
 import { jsonBody } from './platform/body';
@@ -23,6 +24,7 @@ export interface RouterDeps {
   config: Config;
   log: Logger;
   limiter: RateLimiterAbstract;
+  activeKeys: ActiveKeys;
   orchestration: OrchestrationPort;
 }
 

@@ -2,13 +2,8 @@
 // `npm start` and the tests, which pass their own clock and configuration.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Knex } from 'knex';
-import type { Logger } from 'pino';
-import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { withBoundPort, type Config } from '../config';
-import type { Clock } from '../domain/clock';
-import type { OrchestrationPort } from '../orchestration';
-import { createApp, type App } from './app';
+import { createApp, type App, type AppDeps } from './app';
 
 export interface RunningServer {
   app: App;
@@ -20,7 +15,7 @@ export interface RunningServer {
 }
 
 export async function listen(
-  deps: { db: Knex; config: Config; log: Logger; orchestration: OrchestrationPort; clock?: Clock; limiter?: RateLimiterAbstract },
+  deps: AppDeps,
   port = deps.config.port,
 ): Promise<RunningServer> {
   const server = createServer();

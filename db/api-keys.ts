@@ -72,16 +72,17 @@ const ACTIVE_KEY_SQL = `select ${KEY_COLUMNS.map((c) => `k.${c}`).join(', ')}, $
   from api_keys k join accounts a on a.id = k.account_id
   where k.key_hash = $1 and k.revoked_at is null and (k.expires_at is null or k.expires_at > $2)`;
 
+export interface ActiveKey {
+  key: ApiKeyRecord;
+  account: AccountRecord;
+}
+
 /**
- * The key and its account for a presented key, if the key is usable at `now`: not revoked and
- * not past its end date. One indexed query per request.
+ * The key and its account for a presented key (by its hash), if the key is usable at `now`: not
+ * revoked and not past its end date. One indexed query.
  */
-export async function findActiveKey(
-  db: Knex,
-  key: string,
-  now: Date,
-): Promise<{ key: ApiKeyRecord; account: AccountRecord } | null> {
-  const [row] = await sql<Record<string, unknown>>(db, ACTIVE_KEY_SQL, [hashKey(key), now]);
+export async function findActiveKey(db: Knex, keyHash: string, now: Date): Promise<ActiveKey | null> {
+  const [row] = await sql<Record<string, unknown>>(db, ACTIVE_KEY_SQL, [keyHash, now]);
   if (!row) return null;
   const accountRow = Object.fromEntries(ACCOUNT_COLUMNS.map((c) => [c, row[`account_${c}`]]));
   return { key: keyFromRow(row as unknown as ApiKeyRow), account: accountFromRow(accountRow as unknown as AccountRow) };

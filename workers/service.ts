@@ -8,6 +8,7 @@ import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from '../config';
 import { systemClock, type Clock } from '../domain/clock';
 import { createActivities } from '../activities';
+import { startActiveKeyCache } from '../db/active-key-cache';
 import { listen, type RunningServer } from '../api/server';
 import type { OrchestrationPort } from '../orchestration';
 import type { Clock as EngineClock } from './embedded-engine/clock';
@@ -66,7 +67,8 @@ export async function startService(options: {
   });
   const port = (started.port = orchestration.port);
   const webhooks = await startWebhookDispatcher({ db, databaseUrl: options.databaseUrl, port, clock, log });
-  const http = await listen({ db, config, log, clock, limiter: options.limiter, orchestration: port }, options.port);
+  const activeKeys = await startActiveKeyCache({ db, databaseUrl: options.databaseUrl, log });
+  const http = await listen({ db, config, log, clock, limiter: options.limiter, activeKeys, orchestration: port }, options.port);
   return {
     http,
     orchestration,
@@ -74,6 +76,7 @@ export async function startService(options: {
     clock,
     async stop() {
       await http.close();
+      await activeKeys.stop();
       await webhooks.stop();
       await orchestration.stop();
     },

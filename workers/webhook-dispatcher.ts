@@ -2,11 +2,11 @@
 // workflow per (event, endpoint), with a deterministic id so a repeated start is harmless.
 // Woken at once by Postgres NOTIFY when an event commits (from any process), and every few
 // seconds by a timer in case a notification was missed.
-import pg from 'pg';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Clock } from '../domain/clock';
 import { EVENTS_CHANNEL } from '../db/events';
+import { listenFor } from '../db/notifications';
 import { dispatchOutbox, type WebhookDeliveryRow } from '../db/webhook-deliveries';
 import { workflowIdFor, type OrchestrationPort } from '../orchestration';
 
@@ -70,11 +70,8 @@ export async function startWebhookDispatcher(deps: { db: Knex; databaseUrl: stri
   }
 
   const wake = () => void drain().catch((err: unknown) => deps.log.error({ err }, 'webhook dispatch failed'));
-  const listener = new pg.Client({ connectionString: deps.databaseUrl });
-  listener.on('error', (err) => deps.log.warn({ err }, 'webhook dispatcher: notification connection lost; sweeping on a timer'));
-  listener.on('notification', wake);
-  await listener.connect();
-  await listener.query(`listen ${EVENTS_CHANNEL}`);
+  // Back after losing its connection, it may have missed events: one pass at once.
+  const listener = await listenFor(deps.databaseUrl, EVENTS_CHANNEL, { notified: wake, regained: wake }, deps.log);
   const sweep = setInterval(wake, SWEEP_INTERVAL_MS);
   sweep.unref();
   wake();
@@ -85,7 +82,7 @@ export async function startWebhookDispatcher(deps: { db: Knex; databaseUrl: stri
       stopped = true;
       clearInterval(sweep);
       await running?.catch(() => undefined);
-      await listener.end().catch(() => undefined);
+      await listener.stop();
     },
   };
 }

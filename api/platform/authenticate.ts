@@ -1,12 +1,11 @@
 // Authentication and authorisation, exactly per the spec: the key comes from
 // `Authorization: Bearer <key>` only (never the query string or body; Basic is refused), the
 // mode comes from the key, and each route names the key kinds and the permission it needs.
-import type { Knex } from 'knex';
 import type { Next } from 'koa';
 import { parseKeyShape } from '../../domain/api-keys';
 import { ApiError } from '../../domain/errors';
 import type { Clock } from '../../domain/clock';
-import { findActiveKey } from '../../db/api-keys';
+import type { ActiveKeys } from '../../db/active-key-cache';
 import { livePaymentsOpen } from '../../db/accounts';
 import type { ApiContext } from './context';
 import { isWrite, type RouteSpec } from './route';
@@ -17,7 +16,7 @@ function bearerToken(header: string): string | null {
   return match ? (match[1] as string) : null;
 }
 
-export function authenticate(route: RouteSpec, deps: { db: Knex; clock: Clock }) {
+export function authenticate(route: RouteSpec, deps: { activeKeys: ActiveKeys; clock: Clock }) {
   return async (ctx: ApiContext, next: Next) => {
     if (route.auth === 'public') return next();
     const header = ctx.get('authorization');
@@ -29,7 +28,7 @@ export function authenticate(route: RouteSpec, deps: { db: Knex; clock: Clock })
     if (token === null || shape === null) {
       throw new ApiError('malformed_api_key', 'The Authorization header must be `Bearer` followed by one API key (sk_, pk_ or ak_, then test_ or live_, then 32 letters and digits).');
     }
-    const found = await findActiveKey(deps.db, token, deps.clock.now());
+    const found = await deps.activeKeys.find(token, deps.clock.now());
     if (!found) {
       throw new ApiError('unknown_api_key', 'No active API key matches: it may have been revoked, be past its end date, or belong to another environment.');
     }

@@ -6,6 +6,7 @@ import * as events from './002-events';
 import * as checkouts from './003-checkouts';
 import * as webhooks from './004-webhooks';
 import * as paymentIndexes from './005-payment-indexes';
+import * as keyChanges from './006-key-changes';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -18,6 +19,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['003-checkouts', checkouts],
   ['004-webhooks', webhooks],
   ['005-payment-indexes', paymentIndexes],
+  ['006-key-changes', keyChanges],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

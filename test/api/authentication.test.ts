@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { createApiKey } from '../../db/api-keys';
+import { updateAccount } from '../../db/accounts';
 import { startApi, ik, type TestApi } from '../support/api';
+import { eventually } from '../support/eventually';
 
 describe('authentication and authorisation', () => {
   let api: TestApi;
@@ -64,11 +66,21 @@ describe('authentication and authorisation', () => {
     await expectError(api.request('/v1/account', { key: 'sk_test_' + 'A'.repeat(32) }), 401, 'UNAUTHENTICATED', 'unknown_api_key');
   });
 
-  it('answers 401 unknown_api_key for a revoked key', async () => {
-    const { key, record } = await createApiKey(api.knex, { accountId, kind: 'secret', mode: 'test', now: api.clock.now() });
-    assert.equal((await api.request('/v1/account', { key })).status, 200);
-    await api.knex('api_keys').where({ id: record.id }).update({ revoked_at: api.clock.now() });
-    await expectError(api.request('/v1/account', { key }), 401, 'UNAUTHENTICATED', 'unknown_api_key');
+  it('answers 401 unknown_api_key for a revoked key, on every server that had it in memory', async () => {
+    const sibling = await api.sibling();
+    try {
+      const { key, record } = await createApiKey(api.knex, { accountId, kind: 'secret', mode: 'test', now: api.clock.now() });
+      for (const server of [api, sibling]) assert.equal((await server.request('/v1/account', { key })).status, 200);
+      await api.knex('api_keys').where({ id: record.id }).update({ revoked_at: api.clock.now() });
+      // Each server forgets its keys when the change's notification arrives, milliseconds later.
+      for (const server of [api, sibling]) {
+        const refused = await eventually(() => server.request('/v1/account', { key }), (res) => res.status === 401);
+        assert.equal(refused.body.reason, 'unknown_api_key');
+      }
+      await expectError(api.request('/v1/account', { key }), 401, 'UNAUTHENTICATED', 'unknown_api_key');
+    } finally {
+      await sibling.close();
+    }
   });
 
   it('answers 401 unknown_api_key for an agent key past its end date, 403 before it', async () => {
@@ -170,5 +182,14 @@ describe('authentication and authorisation', () => {
     const account = await api.request('/v1/account', { key: suspended.keys.sk_test });
     assert.equal(account.body.status, 'suspended');
     assert.equal(account.body.livePaymentsOpen, false);
+  });
+
+  it('refuses the writes of an account suspended while its keys are in the server\'s memory', async () => {
+    const merchant = await api.merchant({ name: 'Suspended later', activate: true });
+    const write = () => api.request('/v1/customers', { key: merchant.keys.sk_live, body: { email: 'a@example.com' }, idempotencyKey: ik() });
+    assert.equal((await write()).status, 201);
+    await updateAccount(api.knex, merchant.accountId, { status: 'suspended' }, api.clock.now());
+    await eventually(write, (res) => res.status === 409);
+    await expectError(write(), 409, 'CONFLICT', 'merchant_unavailable');
   });
 });

@@ -5,6 +5,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { startApi, TEST_SECRET_KEY, type TestApi } from '../support/api';
+import { eventually } from '../support/eventually';
 import { verifyWebhook } from '../../sdk';
 import { startReceiver } from '../webhooks/receiver';
 
@@ -63,7 +64,12 @@ describe('kasi CLI', () => {
     const suspended = await json('merchant', 'set', accountId, '--status', 'suspended');
     assert.equal(suspended.status, 'suspended');
     assert.equal(suspended.livePaymentsOpen, false);
-    const write = await api.request('/v1/customers', { key: keys.sk_live, body: { email: 'a@example.com' }, idempotencyKey: 'cli-suspended-1' });
+    // The server hears of the change by a notification from Postgres, milliseconds after it commits.
+    let attempt = 0;
+    const write = await eventually(
+      () => api.request('/v1/customers', { key: keys.sk_live, body: { email: 'a@example.com' }, idempotencyKey: `cli-suspended-${++attempt}` }),
+      (res) => res.status !== 201,
+    );
     assert.equal(write.body.reason, 'merchant_unavailable');
     const back = await json('merchant', 'set', accountId, '--status', 'active');
     assert.equal(back.livePaymentsOpen, true);
@@ -84,7 +90,8 @@ describe('kasi CLI', () => {
     assert.equal(revoked.kind, 'secret');
     assert.ok(revoked.revokedAt);
     assert.ok(!JSON.stringify(revoked).includes(readOnly.key), 'the record never shows the key');
-    assert.equal((await api.request('/v1/customers', { key: readOnly.key })).body.reason, 'unknown_api_key');
+    const afterRevoke = await eventually(() => api.request('/v1/customers', { key: readOnly.key }), (res) => res.status !== 200);
+    assert.equal(afterRevoke.body.reason, 'unknown_api_key');
 
     const agent = await json('key', 'create', accountId, '--kind', 'agent', '--mode', 'live', '--expires', '2099-01-01T00:00:00Z');
     const byId = await json('key', 'revoke', agent.id);
