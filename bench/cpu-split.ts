@@ -11,26 +11,30 @@ import { runAsCommand } from './command';
 
 const SECONDS = 4;
 
-/** CPU seconds (user and system) of a process's threads: the main thread first. */
-function threadSeconds(pid: number): number[] {
-  return readdirSync(`/proc/${pid}/task`)
-    .sort((a, b) => Number(a) - Number(b))
-    .map((tid) => {
-      const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      return (Number(fields[11]) + Number(fields[12])) / 100;
-    });
+/** CPU seconds (user and system) of a process's threads by thread name: the main thread first. */
+function threadSeconds(pid: number): Map<string, number> {
+  const byName = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`).sort((a, b) => Number(a) - Number(b))) {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    const name = tid === String(pid) ? 'main' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+    byName.set(name, (byName.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100);
+  }
+  return byName;
 }
 
+const total = (threads: Map<string, number>) => [...threads.values()].reduce((a, b) => a + b, 0);
+
 function postgresSeconds(): number {
-  let total = 0;
+  let sum = 0;
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
-      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') total += threadSeconds(Number(pid)).reduce((a, b) => a + b, 0);
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') sum += total(threadSeconds(Number(pid)));
     } catch {
       // The process ended between the listing and the read.
     }
   }
-  return total;
+  return sum;
 }
 
 async function main(): Promise<void> {
@@ -53,11 +57,14 @@ async function main(): Promise<void> {
         if (round === 1) continue;
         const requests = figures.requestsPerSecond * SECONDS;
         const perRequest = (seconds: number) => ((seconds * 1000) / requests).toFixed(2);
-        const threads = threadSeconds(c.pid).map((s, i) => s - (before.threads[i] ?? 0));
+        const threads = new Map([...threadSeconds(c.pid)].map(([name, s]) => [name, s - (before.threads.get(name) ?? 0)]));
+        const main = threads.get('main') ?? 0;
+        threads.delete('main');
         const loadCpu = process.cpuUsage(before.load);
+        const others = [...threads].filter(([, s]) => s > 0).map(([name, s]) => `${name} ${perRequest(s)}`).join(', ');
         console.log(
-          `${c.label}: ${figures.requestsPerSecond.toFixed(0)} req/s; CPU ms per request: server main thread ${perRequest(threads[0]!)}, ` +
-            `other server threads ${perRequest(threads.slice(1).reduce((a, b) => a + b, 0))}, postgres ${perRequest(postgresSeconds() - before.postgres)}, ` +
+          `${c.label}: ${figures.requestsPerSecond.toFixed(0)} req/s; CPU ms per request: server main thread ${perRequest(main)}, ` +
+            `other server threads ${perRequest(total(threads))} (${others}), postgres ${perRequest(postgresSeconds() - before.postgres)}, ` +
             `load generator ${perRequest((loadCpu.user + loadCpu.system) / 1e6)}`,
         );
       }

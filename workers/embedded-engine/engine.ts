@@ -492,18 +492,9 @@ export class EmbeddedEngine {
     };
     const deliveries: Delivery[] = [{ job: init, record }];
     if (withFirst) deliveries.push(withFirst(run));
+    // The first task makes the sandbox (from an empty replay log), so making it, activating it and
+    // evicting it run back to back: each switch of the shared context's globals costs a scan.
     run.createSandbox = this.sandboxFactory(run, firstRunId, continued.from?.runId, parentInfo, seed, now);
-    const sandbox = run.createSandbox();
-    this.track(
-      run.exclusive(async () => {
-        try {
-          run.workflow = await sandbox;
-        } catch (err) {
-          this.failTask(run, errorToFailure(err));
-        }
-      }),
-      this.activations,
-    );
     for (const delivery of deliveries) this.deliver(run, delivery);
     return run;
   }
