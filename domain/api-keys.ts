@@ -1,7 +1,7 @@
 // API keys: `<kind>_<mode>_` plus 32 characters of [0-9A-Za-z]. Keys carry 190 bits of
 // randomness, so a plain SHA-256 is the right stored form (a slow password hash buys nothing and
 // would cost every request); the key itself is shown once, at creation.
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 export const KEY_KINDS = ['secret', 'publishable', 'agent'] as const;
 export type KeyKind = (typeof KEY_KINDS)[number];
@@ -53,7 +53,7 @@ export function parseKeyShape(token: string): { kind: KeyKind; mode: Mode } | nu
 }
 
 export function hashKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return hash('sha256', key);
 }
 
 /** What may be shown of a key after creation: its prefix and last four characters. */

@@ -2,7 +2,7 @@
 // within 24 hours replays the first answer (status, body, `Idempotent-Replayed: true`); another
 // request with the key is 409 idempotency_key_reused; while the first still runs, 409
 // idempotency_key_in_progress; a failed request does not consume its key.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Next } from 'koa';
 import { ApiError } from '../../domain/errors';
@@ -45,9 +45,7 @@ export async function runIdempotently(
   attempt: Attempt,
 ): Promise<{ result: HandlerResult; replayed: boolean; json?: string }> {
   const caller = ctx.state.caller!;
-  const fingerprint = createHash('sha256')
-    .update(`${ctx.method} ${ctx.path}\n${canonicalJson(ctx.state.body ?? {})}`)
-    .digest('hex');
+  const fingerprint = hash('sha256', `${ctx.method} ${ctx.path}\n${canonicalJson(ctx.state.body ?? {})}`);
   const key: KeyToRecord = { scope: { accountId: caller.account.id, mode: caller.mode, key: ctx.get('idempotency-key') }, fingerprint, now: deps.clock.now() };
   // A key released by a failed request between our claim and our read is simply claimed again.
   for (let round = 0; round < 3; round++) {

@@ -1,7 +1,7 @@
 // The baseline: a bare Koa + pg server doing the same queries as Kasi for the two benchmarked
 // requests, with none of the platform around them (no trace id, error body, CORS, rate limit,
 // validation or router). Started by bench/platform.ts with DATABASE_URL and a port.
-import { createHash, randomUUID } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 import Koa from 'koa';
 import pg from 'pg';
 
@@ -15,15 +15,15 @@ app.silent = true;
 const keys = new Map<string, { id: string; mode: string; account_id: string; name: string; status: string; plan: string }>();
 
 async function keyAccount(header: string | undefined) {
-  const hash = createHash('sha256').update(header?.slice(7) ?? '').digest('hex');
-  const kept = keys.get(hash);
+  const keyHash = hash('sha256', header?.slice(7) ?? '');
+  const kept = keys.get(keyHash);
   if (kept) return kept;
   const { rows } = await pool.query(
     `select k.id, k.mode, a.id as account_id, a.name, a.status, a.plan from api_keys k join accounts a on a.id = k.account_id
      where k.key_hash = $1 and k.revoked_at is null and (k.expires_at is null or k.expires_at > $2)`,
-    [hash, new Date()],
+    [keyHash, new Date()],
   );
-  if (rows[0]) keys.set(hash, rows[0]);
+  if (rows[0]) keys.set(keyHash, rows[0]);
   return rows[0];
 }
 

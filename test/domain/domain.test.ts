@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { newId, idPattern, CURSOR_PATTERN } from '../../domain/ids';
+import { newId, idPattern, incrementTail, randomHex, CURSOR_PATTERN } from '../../domain/ids';
 import { colomboMonth } from '../../domain/time';
 import { formatRupees, centsFromDb } from '../../domain/money';
 import { normaliseSriLankanMobile, normaliseSriLankanPhone } from '../../domain/phone';
@@ -21,6 +21,19 @@ describe('domain: ids', () => {
     const same = Array.from({ length: 1000 }, () => newId('payment', Date.UTC(2030, 0, 1)));
     assert.deepEqual([...same].sort(), same);
     assert.equal(new Set(same).size, same.length);
+  });
+
+  it('carries the tail across its parts when incrementing, and wraps after the last', () => {
+    const top = 36 ** 5 - 1;
+    assert.deepEqual(incrementTail([3, 4, 5]), [3, 4, 6]);
+    assert.deepEqual(incrementTail([3, top, top]), [4, 0, 0]);
+    assert.deepEqual(incrementTail([top, top, top]), [0, 0, 0]);
+  });
+
+  it('draws random hex of the length asked, different each time, across pool refills', () => {
+    const drawn = Array.from({ length: 1000 }, () => randomHex(12));
+    for (const hex of drawn) assert.match(hex, /^[0-9a-f]{24}$/);
+    assert.equal(new Set(drawn).size, drawn.length);
   });
 });
 
