@@ -3,11 +3,14 @@
 // the bare Koa + pg server's POST /v1/customers (one insert, no platform), in one run. Method:
 // both servers in child processes, up at once; a warm-up of WARM_UP_SECONDS each (Kasi has the
 // SDK, the engine and the platform to compile: its first seconds run at about half speed); the
-// load alternates between them for 3 rounds of SECONDS closed-loop load with CONNECTIONS
+// load alternates between them for ROUNDS rounds of SECONDS closed-loop load with CONNECTIONS
 // connections, each reporting its median round as its maximum rate; then Kasi again at half its
 // maximum rate (a steady open loop, latency from each request's due time: steadyLoad in load.ts)
-// for the p99 that counts. Target: at least 50% of the bare server's throughput, p99 under 50 ms
-// at half the maximum rate.
+// for HALF_RATE_RUNS runs of SECONDS, whose median p99 counts; every run is printed. Medians,
+// because this 2-core virtual machine is shared: another tenant's burst (seen as CPU steal) can
+// stall every process on it, load generator included, for a tenth of a second or more, which
+// lands on whichever round or run is under way. Target: at least 50% of the bare server's
+// throughput, p99 under 50 ms at half the maximum rate.
 // Alone: node --import tsx bench/checkouts.ts
 import { createMerchant } from '../db/merchants';
 import { benchDatabase, type BenchDatabase } from './database';
@@ -16,7 +19,8 @@ import { runAsCommand } from './command';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const WARM_UP_SECONDS = 3;
-const ROUNDS = 3;
+const ROUNDS = 5;
+const HALF_RATE_RUNS = 3;
 const CONNECTIONS = 10;
 
 export async function runCheckoutBench(given?: BenchDatabase): Promise<void> {
@@ -31,7 +35,7 @@ export async function runCheckoutBench(given?: BenchDatabase): Promise<void> {
     const kasi = await startServer('servers/kasi.ts', env);
     const bare = await startServer('servers/bare.ts', env);
     let max;
-    let half;
+    const halves: Figures[] = [];
     let baseline;
     try {
       const checkoutHeaders = { authorization: `Bearer ${keys.pk_test}`, 'content-type': 'application/json' };
@@ -49,13 +53,16 @@ export async function runCheckoutBench(given?: BenchDatabase): Promise<void> {
         ],
         ROUNDS,
       )) as [Figures, Figures];
-      half = await steadyLoad('Kasi at half rate', { ...checkout, seconds: SECONDS, rate: Math.max(1, Math.round(max.requestsPerSecond / 2)) });
+      const rate = Math.max(1, Math.round(max.requestsPerSecond / 2));
+      for (let run = 0; run < HALF_RATE_RUNS; run++) halves.push(await steadyLoad('Kasi at half rate', { ...checkout, seconds: SECONDS, rate }));
     } finally {
       await stopServer(kasi.child);
       await stopServer(bare.child);
     }
     printComparison('POST /v1/checkouts (Idempotency-Key, lifetime workflow started) vs the bare server', max, baseline, 0.5);
-    console.log(`  at half the maximum rate (${Math.round(max.requestsPerSecond / 2)} req/s): ${half.requestsPerSecond.toFixed(0)} req/s   p50 ${half.p50} ms   p99 ${half.p99} ms   errors ${half.errors}: p99 under 50 ms ${half.p99 < 50 ? 'met' : 'NOT met'}`);
+    const half = [...halves].sort((a, b) => a.p99 - b.p99)[Math.floor(halves.length / 2)]!;
+    const runs = halves.map((h) => `${h.p99}`).join(', ');
+    console.log(`  at half the maximum rate (${Math.round(max.requestsPerSecond / 2)} req/s): ${half.requestsPerSecond.toFixed(0)} req/s   p50 ${half.p50} ms   p99 ${half.p99} ms (median of ${halves.length} runs: ${runs} ms)   errors ${halves.reduce((n, h) => n + h.errors, 0)}: p99 under 50 ms ${half.p99 < 50 ? 'met' : 'NOT met'}`);
   } finally {
     if (!given) await database.close();
   }

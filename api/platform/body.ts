@@ -14,24 +14,36 @@ function tooLarge(limit: number): ApiError {
 }
 
 /** The request body as text, refused (413) once it passes `limit` bytes, declared or streamed. */
-export async function readLimited(ctx: { req: IncomingMessage; get(field: string): string }, limit: number): Promise<string> {
+export function readLimited(ctx: { req: IncomingMessage; get(field: string): string }, limit: number): Promise<string> {
+  const { req } = ctx;
   const declared = Number(ctx.get('content-length') || 0);
   if (declared > limit) {
-    ctx.req.resume();
-    throw tooLarge(limit);
+    req.resume();
+    return Promise.reject(tooLarge(limit));
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) {
+  // Plain events rather than an async iterator, which costs a dozen promises per request.
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const settle = (err: Error | null) => {
+      req.off('data', onData).off('end', onEnd).off('error', settle).off('close', onClose);
+      if (err) reject(err);
+      else resolve(Buffer.concat(chunks, size).toString('utf8'));
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) {
+        chunks.push(chunk);
+        return;
+      }
       // Drop the rest without keeping it; the connection closes after the answer.
-      ctx.req.resume();
-      throw tooLarge(limit);
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+      settle(tooLarge(limit));
+      req.resume();
+    };
+    const onEnd = () => settle(null);
+    const onClose = () => settle(new Error('the request closed before its body ended'));
+    req.on('data', onData).on('end', onEnd).on('error', settle).on('close', onClose);
+  });
 }
 
 function isJsonContentType(header: string): boolean {
