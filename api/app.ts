@@ -22,7 +22,7 @@ import { errorHandler } from './platform/errors';
 import { createRateLimiter } from './platform/rate-limit';
 import type { RouteSpec } from './platform/route';
 import { traceId } from './platform/trace-id';
-import { apiRouter, corsPolicyFor } from './router';
+import { apiRouter, chain, corsPolicyFor, type Middleware } from './router';
 import { apiRoutes } from './routes';
 
 export interface AppDeps {
@@ -72,12 +72,15 @@ export function createApp(deps: AppDeps): App {
   koa.use(traceId());
   koa.use(errorHandler({ docsUrl: config.docsUrl, log }));
   koa.use(cors({ ownOrigins: [config.publicBaseUrl, ...config.corsOrigins], policyFor: (ctx) => policy(ctx.path) }));
-  koa.use(pages.routes());
   const processors = createProcessors({ db: deps.db, clock, publicBaseUrl: () => config.publicBaseUrl });
-  koa.use(checkoutPagesRouter({ db: deps.db, clock, config, orchestration: deps.orchestration, processors }).routes());
-  // The sandbox processor's own pages (a live processor's pages live on its own site).
-  koa.use(sandboxRouter({ db: deps.db, clock }).routes());
-  koa.use(api.routes());
+  // API paths start with /v1/; the pages never do, so an API request skips their routers.
+  const pageRouters = chain([
+    pages.routes(),
+    checkoutPagesRouter({ db: deps.db, clock, config, orchestration: deps.orchestration, processors }).routes(),
+    // The sandbox processor's own pages (a live processor's pages live on its own site).
+    sandboxRouter({ db: deps.db, clock }).routes(),
+  ] as Middleware[]);
+  koa.use((ctx, next) => (ctx.path.startsWith('/v1/') ? api(ctx, next) : pageRouters(ctx, next)));
   koa.use(async (ctx) => {
     throw new ApiError('unknown_endpoint', `${ctx.method} ${ctx.path} is not part of the API. Paths are lower case and start with /v1/; see ${config.publicBaseUrl}/docs/api.`);
   });

@@ -1,6 +1,6 @@
 // Mounts every declared route on one platform chain, in this order: rate limit, authentication
-// and authorisation, path ids, JSON body, Idempotency-Key, validation, then the handler.
-import Router, { type RouterMiddleware } from '@koa/router';
+// and authorisation, path ids, JSON body, Idempotency-Key, validation, then the handler. Each
+// chain is composed once at start; a request finds its route by a lookup for fixed paths.
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
@@ -11,7 +11,8 @@ import type { ActiveKeys } from '../db/active-key-cache';
 import { ApiError } from '../domain/errors';
 import { authenticate } from './platform/authenticate';
 import { jsonBody } from './platform/body';
-import type { ApiContext, ApiState } from './platform/context';
+import type { Next } from 'koa';
+import type { ApiContext } from './platform/context';
 import { execute } from './platform/execute';
 import { requireIdempotencyKey } from './platform/idempotency';
 import { rateLimit } from './platform/rate-limit';
@@ -28,49 +29,93 @@ export interface RouterDeps {
   orchestration: OrchestrationPort;
 }
 
-function koaPath(path: string): string {
-  return path.replace(/\{(\w+)\}/g, ':$1');
+/** Finds the template a path matches: fixed paths by lookup, then templates with `{name}` segments. */
+export function pathMatcher<T>(entries: readonly { path: string; value: T }[]): (path: string) => { value: T; params: Record<string, string> }[] {
+  const fixed = new Map<string, T[]>();
+  const templated: { regex: RegExp; names: string[]; value: T }[] = [];
+  // Fixed segments before parameters, so /v1/invoices/upcoming is never read as an id.
+  const ordered = [...entries].sort((a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0));
+  for (const { path, value } of ordered) {
+    const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+    if (names.length === 0) fixed.set(path, [...(fixed.get(path) ?? []), value]);
+    else templated.push({ regex: new RegExp(`^${path.replace(/\{\w+\}/g, '([^/]+)')}$`), names, value });
+  }
+  return (path) => {
+    const found: { value: T; params: Record<string, string> }[] = (fixed.get(path) ?? []).map((value) => ({ value, params: {} }));
+    for (const { regex, names, value } of templated) {
+      const match = regex.exec(path);
+      if (match) found.push({ value, params: Object.fromEntries(names.map((name, i) => [name, decodeSegment(match[i + 1]!)])) });
+    }
+    return found;
+  };
+}
+
+/** A path segment decoded; one that does not decode stays as sent (and then matches no id). */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 function pathParams(route: RouteSpec) {
-  return async (ctx: ApiContext & { params: Record<string, string> }, next: () => Promise<unknown>) => {
-    for (const [name, pattern] of Object.entries(route.params ?? {})) {
-      if (!new RegExp(pattern).test(ctx.params[name] ?? '')) {
-        throw new ApiError('NOT_FOUND', `No object with id ${ctx.params[name] ?? ''}.`);
-      }
+  const patterns = Object.entries(route.params ?? {}).map(([name, pattern]) => [name, new RegExp(pattern)] as const);
+  return async (ctx: ApiContext, next: Next) => {
+    const params = ctx.state.params ?? {};
+    for (const [name, pattern] of patterns) {
+      if (!pattern.test(params[name] ?? '')) throw new ApiError('NOT_FOUND', `No object with id ${params[name] ?? ''}.`);
     }
-    ctx.state.params = ctx.params;
     return next();
   };
 }
 
-export function apiRouter(routes: readonly RouteSpec[], deps: RouterDeps): Router<ApiState> {
-  const router = new Router<ApiState>({ strict: true, sensitive: true });
-  // Fixed segments before parameters, so /v1/invoices/upcoming is never read as an id.
-  const ordered = [...routes].sort((a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0));
-  for (const route of ordered) {
-    router.register(koaPath(route.path), [route.method], [
-      rateLimit(deps.limiter, `${route.method} ${route.path}`),
-      authenticate(route, deps),
-      pathParams(route),
-      jsonBody(route),
-      requireIdempotencyKey(route),
-      validateInput(route),
-      execute(route, deps),
-    ] as RouterMiddleware<ApiState>[]);
-  }
-  return router;
+export type Middleware = (ctx: ApiContext, next: Next) => Promise<unknown>;
+
+/** The middleware run in order, composed once rather than on every request. */
+export function chain(middleware: Middleware[]): Middleware {
+  return (ctx, next) => {
+    const step = (i: number): Promise<unknown> => (i < middleware.length ? middleware[i]!(ctx, () => step(i + 1)) : next());
+    return step(0);
+  };
+}
+
+/**
+ * The API: each route's chain, found by method and path (exact letter case, no trailing slash).
+ * GET routes answer HEAD too. A path or method that is no route goes on to the next middleware.
+ */
+export function apiRouter(routes: readonly RouteSpec[], deps: RouterDeps): Middleware {
+  const match = pathMatcher(
+    routes.map((route) => ({
+      path: route.path,
+      value: {
+        methods: route.method === 'GET' ? ['GET', 'HEAD'] : [route.method],
+        run: chain([
+          rateLimit(deps.limiter, `${route.method} ${route.path}`),
+          authenticate(route, deps),
+          pathParams(route),
+          jsonBody(route),
+          requireIdempotencyKey(route),
+          validateInput(route),
+          execute(route, deps),
+        ] as Middleware[]),
+      },
+    })),
+  );
+  return (ctx, next) => {
+    const found = match(ctx.path).find(({ value }) => value.methods.includes(ctx.method));
+    if (!found) return next();
+    ctx.state.params = found.params;
+    return found.value.run(ctx, next);
+  };
 }
 
 /** Which CORS policy applies to a path: that of its routes, or none for paths outside the API. */
 export function corsPolicyFor(routes: readonly RouteSpec[]): (path: string) => 'any' | 'own' | null {
-  const matchers = routes.map((r) => ({
-    regex: new RegExp(`^${r.path.replace(/\{\w+\}/g, '[^/]+')}$`),
-    policy: r.cors ?? 'own',
-  }));
+  const match = pathMatcher(routes.map((r) => ({ path: r.path, value: r.cors ?? 'own' })));
   return (path) => {
-    const found = matchers.filter((m) => m.regex.test(path));
+    const found = match(path);
     if (found.length === 0) return path.startsWith('/v1/') ? 'own' : null;
-    return found.some((m) => m.policy === 'any') ? 'any' : 'own';
+    return found.some((m) => m.value === 'any') ? 'any' : 'own';
   };
 }

@@ -12,8 +12,9 @@ export function cors(options: { ownOrigins: string[]; policyFor(ctx: ApiContext)
   const own = new Set(options.ownOrigins.map((o) => new URL(o).origin));
   return async (ctx: ApiContext, next: Next) => {
     const origin = ctx.get('origin');
+    if (!origin) return next();
     const policy = options.policyFor(ctx);
-    if (!origin || policy === null) return next();
+    if (policy === null) return next();
     if (policy === 'own' && !own.has(origin)) {
       throw new ApiError('origin_not_allowed', `The API answers browser requests only from the service's own sites, not from ${origin}.`);
     }

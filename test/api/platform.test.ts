@@ -34,6 +34,7 @@ describe('HTTP platform', () => {
     ['DELETE', '/v1/customers'],
     ['PUT', '/v1/customers'],
     ['PATCH', '/v1/account'],
+    ['GET', '/v1/customers/cus_000000000000000000000000/extra'],
   ];
   for (const [method, path] of outside) {
     it(`answers 404 unknown_endpoint for ${method} ${path}`, async () => {
@@ -51,6 +52,21 @@ describe('HTTP platform', () => {
     assert.equal(res.status, 404);
     assert.equal(res.body.code, 'NOT_FOUND');
     assert.equal(res.body.reason, undefined);
+  });
+
+  it('answers 404 NOT_FOUND for a path id that is not valid percent-encoding', async () => {
+    const res = await api.request('/v1/customers/cus_%E0%A4%A', { key });
+    assert.equal(res.status, 404);
+    assert.equal(res.body.code, 'NOT_FOUND');
+    assert.equal(res.body.reason, undefined);
+  });
+
+  it('answers HEAD on a read as it answers GET, without the body', async () => {
+    const get = await api.request('/v1/account', { key });
+    const head = await api.request('/v1/account', { key, method: 'HEAD' });
+    assert.equal(head.status, 200);
+    assert.equal(head.text, '');
+    assert.equal(head.headers.get('content-length'), get.headers.get('content-length'));
   });
 
   it('answers cross-origin browser requests only for the service\'s own origins', async () => {
