@@ -2,6 +2,7 @@
 // and authorisation, path ids, JSON body, Idempotency-Key, validation, then the handler. Each
 // chain is composed once at start; a request finds its route by a lookup for fixed paths.
 import type { Knex } from 'knex';
+import type { Next } from 'koa';
 import type { Logger } from 'pino';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from '../config';
@@ -11,7 +12,6 @@ import type { ActiveKeys } from '../db/active-key-cache';
 import { ApiError } from '../domain/errors';
 import { authenticate } from './platform/authenticate';
 import { jsonBody } from './platform/body';
-import type { Next } from 'koa';
 import type { ApiContext } from './platform/context';
 import { execute } from './platform/execute';
 import { requireIdempotencyKey } from './platform/idempotency';
@@ -29,7 +29,7 @@ export interface RouterDeps {
   orchestration: OrchestrationPort;
 }
 
-/** Finds the template a path matches: fixed paths by lookup, then templates with `{name}` segments. */
+/** Every template a path matches, with its parameters: fixed paths (a lookup) first, then those with `{name}` segments. */
 export function pathMatcher<T>(entries: readonly { path: string; value: T }[]): (path: string) => { value: T; params: Record<string, string> }[] {
   const fixed = new Map<string, T[]>();
   const templated: { regex: RegExp; names: string[]; value: T }[] = [];
