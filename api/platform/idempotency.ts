@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
 import type { Next } from 'koa';
 import { ApiError } from '../../domain/errors';
 import type { Clock } from '../../domain/clock';
-import { claimKey, completeKey, findKey, KeyTaken, releaseKey, type KeyToRecord } from '../../db/idempotency-keys';
+import { claimKey, completeKey, findKey, KeyTaken, releaseKey, type KeyToRecord, type StoredKey } from '../../db/idempotency-keys';
 import type { ApiContext } from './context';
 import type { HandlerResult, RouteSpec } from './route';
 
@@ -35,8 +35,11 @@ export function requireIdempotencyKey(route: RouteSpec) {
   };
 }
 
-/** One go at the request: its answer, or `held` when another request holds the key. */
-export type Attempt = (key: KeyToRecord) => Promise<{ result: HandlerResult; json?: string } | 'held'>;
+/**
+ * One go at the request: its answer, or `held` when another request holds the key, with the
+ * key's record when the attempt has read it already (so it is not read twice).
+ */
+export type Attempt = (key: KeyToRecord) => Promise<{ result: HandlerResult; json?: string } | { held: StoredKey | null }>;
 
 /** Runs the request at most once per key; a held key answers from its record. */
 export async function runIdempotently(
@@ -50,8 +53,8 @@ export async function runIdempotently(
   // A key released by a failed request between our claim and our read is simply claimed again.
   for (let round = 0; round < 3; round++) {
     const ran = await attempt(key);
-    if (ran !== 'held') return { ...ran, replayed: false };
-    const stored = await findKey(deps.db, key.scope, key.now);
+    if (!('held' in ran)) return { ...ran, replayed: false };
+    const stored = ran.held ?? (await findKey(deps.db, key.scope, key.now));
     if (!stored) continue;
     if (stored.fingerprint !== fingerprint) {
       throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was used in the last 24 hours for a different request (method, path or body). Use a new key for a new request.');
@@ -73,7 +76,7 @@ export async function runIdempotently(
 export function claimThenRun(db: Knex, work: (trx: Knex.Transaction) => Promise<HandlerResult>): Attempt {
   return async (key) => {
     const lockToken = await claimKey(db, key);
-    if (lockToken === null) return 'held';
+    if (lockToken === null) return { held: null };
     try {
       // The body is serialised once: stored here, and sent as it is.
       let json: string | undefined;
@@ -105,8 +108,9 @@ export function recordInStatement(db: Knex, work: (key: KeyToRecord) => Promise<
       const result = await work(key);
       return { result, json: result.json };
     } catch (err) {
-      if (err instanceof KeyTaken) return 'held';
-      if (err instanceof ApiError && (await findKey(db, key.scope, key.now)) !== null) return 'held';
+      if (err instanceof KeyTaken) return { held: null };
+      const stored = err instanceof ApiError ? await findKey(db, key.scope, key.now) : null;
+      if (stored !== null) return { held: stored };
       throw err;
     }
   };

@@ -53,6 +53,9 @@ describe('checkouts and payments API', () => {
     assert.equal(again.headers.get('idempotent-replayed'), 'true');
     assert.deepEqual(again.body, first.body);
     assert.equal((await create({ ...simple, amountCents: 1000 }, keys.sk_test, key)).body.reason, 'idempotency_key_reused');
+    // Refused by the handler before its write: answered from the held key, as if claimed first.
+    assert.equal((await create({ ...simple, amountCents: 5 }, keys.sk_test, key)).body.reason, 'idempotency_key_reused');
+    assert.equal((await create({ ...simple, amountCents: 5 }, keys.sk_test, ik())).body.reason, 'amount');
     assert.equal((await api.request('/v1/checkouts', { key: keys.sk_test, body: simple })).body.reason, 'idempotency_key_missing');
   });
 
