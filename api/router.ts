@@ -29,8 +29,11 @@ export interface RouterDeps {
   orchestration: OrchestrationPort;
 }
 
-/** Every template a path matches, with its parameters: fixed paths (a lookup) first, then those with `{name}` segments. */
-export function pathMatcher<T>(entries: readonly { path: string; value: T }[]): (path: string) => { value: T; params: Record<string, string> }[] {
+/**
+ * The first template a path matches whose value `accept`s: fixed paths (a lookup) first, then
+ * those with `{name}` segments, with the segments as parameters.
+ */
+export function pathMatcher<T>(entries: readonly { path: string; value: T }[]): (path: string, accept: (value: T) => boolean) => { value: T; params: Record<string, string> } | undefined {
   const fixed = new Map<string, T[]>();
   const templated: { regex: RegExp; names: string[]; value: T }[] = [];
   // Fixed segments before parameters, so /v1/invoices/upcoming is never read as an id.
@@ -40,13 +43,15 @@ export function pathMatcher<T>(entries: readonly { path: string; value: T }[]): 
     if (names.length === 0) fixed.set(path, [...(fixed.get(path) ?? []), value]);
     else templated.push({ regex: new RegExp(`^${path.replace(/\{\w+\}/g, '([^/]+)')}$`), names, value });
   }
-  return (path) => {
-    const found: { value: T; params: Record<string, string> }[] = (fixed.get(path) ?? []).map((value) => ({ value, params: {} }));
-    for (const { regex, names, value } of templated) {
-      const match = regex.exec(path);
-      if (match) found.push({ value, params: Object.fromEntries(names.map((name, i) => [name, decodeSegment(match[i + 1]!)])) });
+  return (path, accept) => {
+    const value = fixed.get(path)?.find(accept);
+    if (value !== undefined) return { value, params: {} };
+    for (const entry of templated) {
+      if (!accept(entry.value)) continue;
+      const match = entry.regex.exec(path);
+      if (match) return { value: entry.value, params: Object.fromEntries(entry.names.map((name, i) => [name, decodeSegment(match[i + 1]!)])) };
     }
-    return found;
+    return undefined;
   };
 }
 
@@ -103,7 +108,7 @@ export function apiRouter(routes: readonly RouteSpec[], deps: RouterDeps): Middl
     })),
   );
   return (ctx, next) => {
-    const found = match(ctx.path).find(({ value }) => value.methods.includes(ctx.method));
+    const found = match(ctx.path, (route) => route.methods.includes(ctx.method));
     if (!found) return next();
     ctx.state.params = found.params;
     return found.value.run(ctx, next);
@@ -114,8 +119,7 @@ export function apiRouter(routes: readonly RouteSpec[], deps: RouterDeps): Middl
 export function corsPolicyFor(routes: readonly RouteSpec[]): (path: string) => 'any' | 'own' | null {
   const match = pathMatcher(routes.map((r) => ({ path: r.path, value: r.cors ?? 'own' })));
   return (path) => {
-    const found = match(path);
-    if (found.length === 0) return path.startsWith('/v1/') ? 'own' : null;
-    return found.some((m) => m.value === 'any') ? 'any' : 'own';
+    if (match(path, (policy) => policy === 'any')) return 'any';
+    return path.startsWith('/v1/') || match(path, () => true) ? 'own' : null;
   };
 }
