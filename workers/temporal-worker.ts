@@ -3,7 +3,7 @@
 import type { ActivityFunction } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { TASK_QUEUE } from '../orchestration/ids';
-import { bundleWorkflows } from './embedded-engine/sandbox';
+import { bundleWorkflows } from './embedded-engine/workflow-bundle';
 
 export interface TemporalWorkerOptions {
   address: string;

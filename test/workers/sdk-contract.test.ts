@@ -9,7 +9,8 @@ import { coresdk } from '@temporalio/proto';
 import { buildActivation, orderJobs } from '../../workers/embedded-engine/jobs';
 import type { Job } from '../../workers/embedded-engine/jobs';
 import { startAttempt } from '../../workers/embedded-engine/activity-runner';
-import { bundleWorkflows, createWorkflowCreator } from '../../workers/embedded-engine/sandbox';
+import { createWorkflowCreator } from '../../workers/embedded-engine/sandbox';
+import { bundleWorkflows } from '../../workers/embedded-engine/workflow-bundle';
 import { randomnessSeed, seedBytes } from '../../workers/embedded-engine/seed';
 import { silentLog } from '../../workers/embedded-engine/log';
 

@@ -29,8 +29,8 @@ import { silentLog } from './log';
 import type { EngineLog } from './log';
 import { decideRetry } from './retry';
 import type { FailureObject, Loose } from './proto';
-import { bundleWorkflows, createWorkflowCreator } from './sandbox';
-import type { WorkflowBundle } from './sandbox';
+import { createWorkflowCreator } from './sandbox';
+import { bundleWorkflows, type WorkflowBundle } from './workflow-bundle';
 import { ReplayLog } from './replay-log';
 import { randomnessSeed, seedBytes } from './seed';
 import {

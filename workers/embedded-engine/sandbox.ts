@@ -2,37 +2,13 @@
 // @temporalio/worker Worker runs workflows in, driven directly (see
 // ../../../shared/notes/temporal-without-a-server.md for the measured facts this relies on).
 import vm from 'node:vm';
-import { bundleWorkflowCode } from '@temporalio/worker';
-import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { native } from '@temporalio/core-bridge';
 import { parseWorkflowCode } from '@temporalio/worker/lib/worker';
 import type { Workflow, WorkflowCreateOptions } from '@temporalio/worker/lib/workflow/interface';
 import { ReusableVMWorkflow, ReusableVMWorkflowCreator } from '@temporalio/worker/lib/workflow/reusable-vm';
 import { globalHandlers } from '@temporalio/worker/lib/workflow/vm-shared';
 import type { WorkflowModule } from '@temporalio/worker/lib/workflow/vm-shared';
-
-export type WorkflowBundle = WorkflowBundleWithSourceMap;
-
-const bundles = new Map<string, Promise<WorkflowBundle>>();
-const silent = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
-
-/**
- * Bundles a workflows module once per process (webpack takes about a second). The SDK's workflow
- * library is preloaded: loaded once into the shared context rather than once per workflow, which
- * takes a third off each open workflow's heap. Its module state is made for sharing (the half of
- * it the SDK's own worker-interface imports is shared anyway); our workflow modules, which a
- * preload would freeze, still load per workflow.
- */
-export function bundleWorkflows(workflowsPath: string): Promise<WorkflowBundle> {
-  let bundle = bundles.get(workflowsPath);
-  if (bundle === undefined) {
-    bundle = bundleWorkflowCode({ workflowsPath, logger: silent, preloadModules: ['@temporalio/workflow', workflowsPath] });
-    bundles.set(workflowsPath, bundle);
-    // A failed bundle must not be cached: the next caller gets the error afresh.
-    void bundle.catch(() => bundles.delete(workflowsPath));
-  }
-  return bundle;
-}
+import type { WorkflowBundle } from './workflow-bundle';
 
 type Descriptors = Map<PropertyKey, PropertyDescriptor | undefined>;
 type Installs = [PropertyKey, PropertyDescriptor | undefined][];

@@ -1,0 +1,28 @@
+// The workflow bundle is built in a child process: what comes back must run, and a failed build
+// must say why and must not be remembered.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { bundleWorkflows } from '../../workers/embedded-engine/workflow-bundle';
+
+describe('workflow bundle', function () {
+  // Inside the repository, so the workflow's imports resolve from its node_modules.
+  const dir = fs.mkdtempSync(path.resolve(__dirname, '../fixtures/bundle-'));
+  const workflowsPath = path.join(dir, 'workflows.ts');
+  after(function () {
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a build that fails rejects with webpack\'s reason, and the next call builds afresh', async function () {
+    fs.writeFileSync(workflowsPath, `import { missing } from './not-there';\nexport async function broken(): Promise<string> { return missing; }\n`);
+    await assert.rejects(bundleWorkflows(workflowsPath), (err: Error) => {
+      assert.match(err.message, /bundling .*workflows\.ts failed/);
+      assert.match(err.message, /not-there/);
+      return true;
+    });
+    fs.writeFileSync(workflowsPath, `export async function greet(name: string): Promise<string> { return 'hello ' + name; }\n`);
+    const bundle = await bundleWorkflows(workflowsPath);
+    assert.match(bundle.code, /hello /);
+    assert.match(bundle.code, /__TEMPORAL__/);
+  });
+});
