@@ -75,41 +75,120 @@ export class VirtualClock implements Clock {
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 interface RealEntry extends ClockTimer {
-  handle?: NodeJS.Timeout;
+  readonly seq: number;
+  readonly fire: () => void;
+  /** Where the entry sits in the heap; -1 once fired or cancelled. */
+  index: number;
 }
 
+/**
+ * The wall clock. Its callbacks wait in one binary heap, earliest (then first scheduled) on top,
+ * with one Node timer armed for the top: a Node timer per callback would give every sleeping
+ * workflow (each open checkout has its 30-minute timer) a Timeout, a closure and its scope, and
+ * boxed numbers, all traced by every major garbage collection.
+ */
 export class RealClock implements Clock {
   readonly kind = 'real';
-  private readonly pending = new Set<RealEntry>();
+  private readonly heap: RealEntry[] = [];
+  private seq = 0;
+  private handle?: NodeJS.Timeout;
+  /** The due time the Node timer is armed for (Infinity: not armed). */
+  private armedFor = Infinity;
 
   now(): number {
     return Date.now();
   }
 
   schedule(dueAt: number, fire: () => void): ClockTimer {
-    const entry: RealEntry = { dueAt };
-    const arm = (): void => {
-      const delay = dueAt - Date.now();
-      if (delay <= 0) {
-        this.pending.delete(entry);
-        fire();
-        return;
-      }
-      entry.handle = setTimeout(arm, Math.min(delay, MAX_TIMEOUT_MS));
-    };
-    this.pending.add(entry);
-    entry.handle = setTimeout(arm, Math.min(Math.max(dueAt - Date.now(), 0), MAX_TIMEOUT_MS));
+    const entry: RealEntry = { dueAt, seq: this.seq++, fire, index: this.heap.length };
+    this.heap.push(entry);
+    this.up(entry);
+    this.arm();
     return entry;
   }
 
   cancel(timer: ClockTimer): void {
     const entry = timer as RealEntry;
-    clearTimeout(entry.handle);
-    this.pending.delete(entry);
+    if (entry.index < 0) return;
+    this.remove(entry);
+    this.arm();
   }
 
   clear(): void {
-    for (const entry of this.pending) clearTimeout(entry.handle);
-    this.pending.clear();
+    for (const entry of this.heap) entry.index = -1;
+    this.heap.length = 0;
+    this.arm();
   }
+
+  private arm(): void {
+    const dueAt = this.heap[0]?.dueAt ?? Infinity;
+    if (dueAt === this.armedFor) return;
+    clearTimeout(this.handle);
+    this.handle = undefined;
+    this.armedFor = dueAt;
+    if (dueAt === Infinity) return;
+    this.handle = setTimeout(() => this.fireDue(), Math.min(Math.max(dueAt - Date.now(), 0), MAX_TIMEOUT_MS));
+  }
+
+  /**
+   * Fires what is due, in order. A callback scheduled by one of them fires on a later turn even
+   * when already due, as it would with its own Node timer (so a loop of zero delays cannot starve
+   * the event loop).
+   */
+  private fireDue(): void {
+    this.handle = undefined;
+    this.armedFor = Infinity;
+    const now = Date.now();
+    const before = this.seq;
+    try {
+      for (let top = this.heap[0]; top !== undefined && top.dueAt <= now && top.seq < before; top = this.heap[0]) {
+        this.remove(top);
+        top.fire();
+      }
+    } finally {
+      this.arm();
+    }
+  }
+
+  private remove(entry: RealEntry): void {
+    const last = this.heap.pop()!;
+    if (last !== entry) {
+      this.place(last, entry.index);
+      this.up(last);
+      this.down(last);
+    }
+    entry.index = -1;
+  }
+
+  private place(entry: RealEntry, index: number): void {
+    this.heap[index] = entry;
+    entry.index = index;
+  }
+
+  private up(entry: RealEntry): void {
+    while (entry.index > 0) {
+      const parent = this.heap[(entry.index - 1) >> 1]!;
+      if (!earlier(entry, parent)) return;
+      const at = parent.index;
+      this.place(parent, entry.index);
+      this.place(entry, at);
+    }
+  }
+
+  private down(entry: RealEntry): void {
+    for (;;) {
+      const left = 2 * entry.index + 1;
+      let child = this.heap[left];
+      const right = this.heap[left + 1];
+      if (right !== undefined && earlier(right, child!)) child = right;
+      if (child === undefined || !earlier(child, entry)) return;
+      const at = child.index;
+      this.place(child, entry.index);
+      this.place(entry, at);
+    }
+  }
+}
+
+function earlier(a: RealEntry, b: RealEntry): boolean {
+  return a.dueAt < b.dueAt || (a.dueAt === b.dueAt && a.seq < b.seq);
 }

@@ -147,16 +147,22 @@ interface Delivery {
   record?: () => void;
 }
 
+/**
+ * One run. Tens of thousands can be open at once (every checkout waits out its lifetime here), and
+ * every major garbage collection traces each object they hold, so a sleeping run holds few: what
+ * only a busy run needs (queued jobs, pending commands, close waiters, its turn's promise) exists
+ * only while there is some, and what all runs share (SDK flags) is shared.
+ */
 class Run {
   readonly history = new HistoryRecorder();
   readonly replay = new ReplayLog();
-  /** Creates the run's sandbox: at the start, and again after an eviction. */
-  createSandbox?: () => Promise<Workflow>;
-  readonly inbox: Delivery[] = [];
-  readonly timers = new Map<number, TimerState>();
-  readonly activities = new Map<number, ActivityState>();
-  readonly children = new Map<number, ChildState>();
-  readonly flags = new Set<number>();
+  /** Jobs for the next workflow task. */
+  inbox?: Delivery[];
+  timers?: Map<number, TimerState>;
+  activities?: Map<number, ActivityState>;
+  children?: Map<number, ChildState>;
+  /** The SDK's internal flags the run has used, ascending; an interned array (see withFlags). */
+  flags: readonly number[] = NO_FLAGS;
   readonly searchAttributes: Record<string, Payload>;
   workflow?: Workflow;
   status: WorkflowStatus = 'RUNNING';
@@ -165,9 +171,9 @@ class Run {
   taskFailure?: Failure;
   cancelRequested = false;
   drainScheduled = false;
-  /** Serialises everything that enters this run's sandbox. */
-  private tail: Promise<unknown> = Promise.resolve();
-  private closeWaiters: Array<() => void> = [];
+  /** Serialises everything that enters this run's sandbox; unset when nothing is queued. */
+  private tail?: Promise<unknown>;
+  private closeWaiters?: Array<() => void>;
 
   constructor(
     readonly runId: string,
@@ -177,6 +183,8 @@ class Run {
     readonly startTime: number,
     searchAttributes: Record<string, Payload>,
     readonly parent?: { run: Run; seq: number },
+    /** The run this one continues (continue-as-new). */
+    readonly continuedFrom?: string,
   ) {
     this.searchAttributes = { ...searchAttributes };
   }
@@ -186,30 +194,62 @@ class Run {
   }
 
   exclusive<T>(fn: () => Promise<T> | T): Promise<T> {
-    const next = this.tail.then(fn);
-    this.tail = next.then(
-      () => undefined,
-      () => undefined,
+    const next = (this.tail ?? Promise.resolve()).then(fn);
+    const settled: Promise<void> = next.then(
+      () => this.release(settled),
+      () => this.release(settled),
     );
+    this.tail = settled;
     return next;
+  }
+
+  private release(settled: Promise<void>): void {
+    if (this.tail === settled) this.tail = undefined;
   }
 
   close(outcome: Outcome, at: number): void {
     this.status = outcome.status;
     this.outcome = outcome;
     this.closeTime = at;
-    for (const resolve of this.closeWaiters.splice(0)) resolve();
+    this.wake();
   }
 
-  /** Wakes result() waiters without closing: a workflow task failed. */
+  /** Wakes result() waiters (also without closing: a workflow task failed). */
   wake(): void {
-    for (const resolve of this.closeWaiters.splice(0)) resolve();
+    const waiters = this.closeWaiters ?? [];
+    this.closeWaiters = undefined;
+    for (const resolve of waiters) resolve();
   }
 
   whenClosed(): Promise<void> {
     if (!this.open) return Promise.resolve();
-    return new Promise((resolve) => this.closeWaiters.push(resolve));
+    return new Promise((resolve) => (this.closeWaiters ??= []).push(resolve));
   }
+}
+
+/** A run's map of pending commands by seq with `value` set, made on its first entry. */
+function withEntry<V>(map: Map<number, V> | undefined, seq: number, value: V): Map<number, V> {
+  return (map ?? new Map<number, V>()).set(seq, value);
+}
+
+/** The map without `seq`; undefined once empty, so a sleeping run does not keep an empty map. */
+function withoutEntry<V>(map: Map<number, V> | undefined, seq: number): Map<number, V> | undefined {
+  map?.delete(seq);
+  return map?.size ? map : undefined;
+}
+
+const NO_FLAGS: readonly number[] = Object.freeze([]);
+/** Each distinct set of flags once: in practice every run of one SDK version uses the same set. */
+const flagSets = new Map<string, readonly number[]>();
+
+/** `flags` with `used` added, ascending, interned. */
+function withFlags(flags: readonly number[], used: readonly number[]): readonly number[] {
+  if (used.every((flag) => flags.includes(flag))) return flags;
+  const union = [...new Set([...flags, ...used])].sort((a, b) => a - b);
+  const key = union.join(',');
+  let interned = flagSets.get(key);
+  if (interned === undefined) flagSets.set(key, (interned = Object.freeze(union)));
+  return interned;
 }
 
 /**
@@ -423,7 +463,7 @@ export class EmbeddedEngine {
     this.stopped = true;
     this.clock.clear();
     for (const run of this.runs.values()) {
-      for (const activity of run.activities.values()) activity.attemptHandle?.cancel('CANCELLED');
+      for (const activity of run.activities?.values() ?? []) activity.attemptHandle?.cancel('CANCELLED');
     }
     // Attempts are told to stop but not waited for: an activity may ignore cancellation.
     await Promise.allSettled([...this.activations]);
@@ -443,7 +483,7 @@ export class EmbeddedEngine {
     const runId = randomUUID();
     const firstRunId = continued.from ? (this.firstRunId(continued.from) ?? continued.from.runId) : runId;
     const searchAttributes = continued.from?.searchAttributes ?? this.encodedSearchAttributes(options.searchAttributes ?? []);
-    const run = new Run(runId, options.workflowId, options.workflowType, options.taskQueue ?? this.taskQueue, now, searchAttributes, parent);
+    const run = new Run(runId, options.workflowId, options.workflowType, options.taskQueue ?? this.taskQueue, now, searchAttributes, parent, continued.from?.runId);
     this.firstRunIds.set(runId, firstRunId);
     this.runs.set(runId, run);
     this.latest.set(options.workflowId, run);
@@ -486,7 +526,7 @@ export class EmbeddedEngine {
           searchAttributes: { indexedFields: searchAttributes },
           parentWorkflowNamespace: parentInfo?.namespace,
           parentWorkflowExecution: parentInfo ? { workflowId: parentInfo.workflowId, runId: parentInfo.runId } : undefined,
-          parentInitiatedEventId: parent ? parent.run.children.get(parent.seq)?.ref.initiatedEventId : undefined,
+          parentInitiatedEventId: parent ? parent.run.children?.get(parent.seq)?.ref.initiatedEventId : undefined,
         },
       });
     };
@@ -494,31 +534,23 @@ export class EmbeddedEngine {
     if (withFirst) deliveries.push(withFirst(run));
     // The first task makes the sandbox (from an empty replay log), so making it, activating it and
     // evicting it run back to back: each switch of the shared context's globals costs a scan.
-    run.createSandbox = this.sandboxFactory(run, firstRunId, continued.from?.runId, parentInfo, seed, now);
     for (const delivery of deliveries) this.deliver(run, delivery);
     return run;
   }
 
   /**
-   * Creates the run's sandbox, now and after each eviction. A method, so the closure holds only its
-   * arguments (a closure made in createRun would keep all of createRun's scope alive with the run),
-   * and the WorkflowInfo is built at each creation rather than kept by every evicted run.
+   * Creates the run's sandbox: at its first task, and again after each eviction. Everything it
+   * needs is derived from the run (the seed from the run id, as createRun derived it), so a
+   * sleeping run keeps no closure, scope or seed for it.
    */
-  private sandboxFactory(
-    run: Run,
-    firstRunId: string,
-    continuedFrom: string | undefined,
-    parentInfo: WorkflowInfo['parent'],
-    seed: ReturnType<typeof randomnessSeed>,
-    now: number,
-  ): () => Promise<Workflow> {
-    return () =>
-      this.creator.createWorkflow({
-        info: this.workflowInfo(run, firstRunId, continuedFrom, parentInfo),
-        randomnessSeed: seedBytes(seed),
-        now,
-        showStackTraceSources: false,
-      });
+  private createSandbox(run: Run): Promise<Workflow> {
+    const parent = run.parent ? { namespace: this.namespace, workflowId: run.parent.run.workflowId, runId: run.parent.run.runId } : undefined;
+    return this.creator.createWorkflow({
+      info: this.workflowInfo(run, this.firstRunId(run) ?? run.runId, run.continuedFrom, parent),
+      randomnessSeed: seedBytes(randomnessSeed(run.runId)),
+      now: run.startTime,
+      showStackTraceSources: false,
+    });
   }
 
   /**
@@ -599,7 +631,7 @@ export class EmbeddedEngine {
   /** Queues a job for the run's next workflow task. */
   private deliver(run: Run, delivery: Delivery): void {
     if (!run.open || this.stopped) return;
-    run.inbox.push(delivery);
+    (run.inbox ??= []).push(delivery);
     if (run.drainScheduled) return;
     run.drainScheduled = true;
     this.track(
@@ -612,10 +644,11 @@ export class EmbeddedEngine {
 
   private async drain(run: Run): Promise<void> {
     run.drainScheduled = false;
-    while (run.inbox.length > 0 && run.open && !run.taskFailure) {
+    while (run.inbox && run.open && !run.taskFailure) {
       const workflow = run.workflow ?? (await this.rehydrate(run));
       if (workflow === undefined) return;
-      const deliveries = run.inbox.splice(0);
+      const deliveries = run.inbox ?? [];
+      run.inbox = undefined;
       for (const delivery of deliveries) delivery.record?.();
       const now = this.clock.now();
       const task = run.history.workflowTaskStarted(now, run.taskQueue);
@@ -635,7 +668,7 @@ export class EmbeddedEngine {
           this.failTask(run, completion.failed?.failure ?? { message: 'activation returned no completion' });
           return;
         }
-        for (const flag of completion.successful.usedInternalFlags ?? []) run.flags.add(flag);
+        run.flags = withFlags(run.flags, completion.successful.usedInternalFlags ?? []);
         const produced = completion.successful.commands ?? [];
         run.replay.push(activation, produced.length);
         jobs = this.resolveLocally(run, produced, commands);
@@ -665,7 +698,7 @@ export class EmbeddedEngine {
   private async rehydrate(run: Run): Promise<Workflow | undefined> {
     let workflow: Workflow;
     try {
-      workflow = await run.createSandbox!();
+      workflow = await this.createSandbox(run);
     } catch (err) {
       this.failTask(run, errorToFailure(err));
       return undefined;
@@ -714,9 +747,9 @@ export class EmbeddedEngine {
   }
 
   private sleepsLong(run: Run): boolean {
-    if (run.activities.size > 0 || run.children.size > 0 || run.inbox.length > 0) return false;
+    if (run.activities || run.children || run.inbox) return false;
     const wakeAfter = this.clock.now() + LONG_SLEEP_MS;
-    for (const { timer } of run.timers.values()) if (timer.dueAt < wakeAfter) return false;
+    for (const { timer } of run.timers?.values() ?? []) if (timer.dueAt < wakeAfter) return false;
     return true;
   }
 
@@ -724,7 +757,7 @@ export class EmbeddedEngine {
     this.track(
       run.exclusive(async () => {
         // Work arrived meanwhile: it keeps its sandbox (and is looked at again after its task).
-        if (run.drainScheduled || run.inbox.length > 0 || !run.open) return;
+        if (run.drainScheduled || run.inbox || !run.open) return;
         await this.disposeSandbox(run);
       }),
       this.activations,
@@ -742,7 +775,7 @@ export class EmbeddedEngine {
       const cancel = command.requestCancelActivity;
       if (!cancel) continue;
       const seq = cancel.seq ?? 0;
-      const state = run.activities.get(seq);
+      const state = run.activities?.get(seq);
       const sameTask = [...earlier, ...produced].find((c) => c.scheduleActivity?.seq === seq);
       if (sameTask?.scheduleActivity) {
         const ref: ActivityRef = { activityId: sameTask.scheduleActivity.activityId || String(seq), activityType: sameTask.scheduleActivity.activityType ?? '', scheduledEventId: 0, startedEventId: 0 };
@@ -788,19 +821,19 @@ export class EmbeddedEngine {
         timerStartedEventAttributes: { timerId, startToFireTimeout, workflowTaskCompletedEventId: completedEventId },
       });
       const timer = this.clock.schedule(now + (optionalTsToMs(startToFireTimeout) ?? 0), () => {
-        run.timers.delete(seq);
+        run.timers = withoutEntry(run.timers, seq);
         this.deliver(run, {
           job: { fireTimer: { seq } },
           record: () => h.add(EventType.EVENT_TYPE_TIMER_FIRED, this.clock.now(), { timerFiredEventAttributes: { timerId, startedEventId } }),
         });
       });
-      run.timers.set(seq, { timer, startedEventId });
+      run.timers = withEntry(run.timers, seq, { timer, startedEventId });
     } else if (command.cancelTimer) {
       const seq = command.cancelTimer.seq ?? 0;
-      const state = run.timers.get(seq);
+      const state = run.timers?.get(seq);
       if (state === undefined) return;
       this.clock.cancel(state.timer);
-      run.timers.delete(seq);
+      run.timers = withoutEntry(run.timers, seq);
       h.add(EventType.EVENT_TYPE_TIMER_CANCELED, now, {
         timerCanceledEventAttributes: { timerId: String(seq), startedEventId: state.startedEventId, workflowTaskCompletedEventId: completedEventId, identity: ENGINE_IDENTITY },
       });
@@ -885,7 +918,7 @@ export class EmbeddedEngine {
       done: false,
       cancelRequested: false,
     };
-    run.activities.set(seq, state);
+    run.activities = withEntry(run.activities, seq, state);
     this.runAttempt(run, state);
   }
 
@@ -962,7 +995,7 @@ export class EmbeddedEngine {
 
   private finishActivity(run: Run, state: ActivityState, result: AttemptResult, rs: RetryStateName): void {
     state.done = true;
-    run.activities.delete(state.seq);
+    run.activities = withoutEntry(run.activities, state.seq);
     const h = run.history;
     const { seq, ref } = state;
     this.deliver(run, {
@@ -1006,14 +1039,14 @@ export class EmbeddedEngine {
   }
 
   private cancelActivity(run: Run, seq: number, completedEventId: number): void {
-    const state = run.activities.get(seq);
+    const state = run.activities?.get(seq);
     if (state === undefined || state.done) return;
     const type = state.command.cancellationType ?? 0;
     const { ActivityCancellationType } = coresdk.workflow_commands;
     if (type === ActivityCancellationType.ABANDON) {
       // No event: the workflow stopped waiting; the attempt runs on and its result is dropped.
       state.done = true;
-      run.activities.delete(seq);
+      run.activities = withoutEntry(run.activities, seq);
       return;
     }
     state.cancelRequestedEventId = run.history.add(EventType.EVENT_TYPE_ACTIVITY_TASK_CANCEL_REQUESTED, this.clock.now(), {
@@ -1025,7 +1058,7 @@ export class EmbeddedEngine {
     if (type === ActivityCancellationType.TRY_CANCEL) {
       // Already resolved for the workflow (resolveLocally); tell the attempt and forget it.
       state.done = true;
-      run.activities.delete(seq);
+      run.activities = withoutEntry(run.activities, seq);
       state.attemptHandle?.cancel('CANCELLED');
       return;
     }
@@ -1084,7 +1117,7 @@ export class EmbeddedEngine {
       ref: { namespace: this.namespace, workflowId, runId: '', workflowType, initiatedEventId, startedEventId: 0 },
       parentClosePolicy: command.parentClosePolicy ?? 0,
     };
-    run.children.set(seq, child);
+    run.children = withEntry(run.children, seq, child);
     const childRun = this.createRun(
       { workflowId, workflowType, taskQueue: command.taskQueue || run.taskQueue, idReusePolicy: 'allow-duplicate' },
       { args: command.input ?? [] },
@@ -1110,9 +1143,9 @@ export class EmbeddedEngine {
 
   /** A child's chain of runs closed: resolve the parent's wait and write the parent's event. */
   private childClosed(parent: Run, seq: number, outcome: Outcome): void {
-    const child = parent.children.get(seq);
+    const child = parent.children?.get(seq);
     if (child === undefined) return;
-    parent.children.delete(seq);
+    parent.children = withoutEntry(parent.children, seq);
     const ref = child.ref;
     const h = parent.history;
     const execution = { workflowId: ref.workflowId, runId: ref.runId };
@@ -1167,7 +1200,7 @@ export class EmbeddedEngine {
       },
     });
     // The new run takes over as the parent's child.
-    const child = run.parent?.run.children.get(run.parent.seq);
+    const child = run.parent?.run.children?.get(run.parent.seq);
     if (child) child.ref.runId = child.ref.runId || next.runId;
     this.closeRun(run, { status: 'CONTINUED_AS_NEW', next });
   }
@@ -1177,23 +1210,23 @@ export class EmbeddedEngine {
   private closeRun(run: Run, outcome: Outcome): void {
     if (!run.open) return;
     run.close(outcome, this.clock.now());
-    for (const { timer } of run.timers.values()) this.clock.cancel(timer);
-    run.timers.clear();
-    for (const activity of run.activities.values()) {
+    for (const { timer } of run.timers?.values() ?? []) this.clock.cancel(timer);
+    run.timers = undefined;
+    for (const activity of run.activities?.values() ?? []) {
       activity.done = true;
       if (activity.timer) this.clock.cancel(activity.timer);
       activity.attemptHandle?.cancel('CANCELLED');
     }
-    run.activities.clear();
-    run.inbox.length = 0;
+    run.activities = undefined;
+    run.inbox = undefined;
     // Children outlive a parent only with the ABANDON policy (the server's default is TERMINATE).
     if (outcome.status !== 'CONTINUED_AS_NEW') {
-      for (const child of run.children.values()) {
+      for (const child of run.children?.values() ?? []) {
         if (child.parentClosePolicy === coresdk.child_workflow.ParentClosePolicy.PARENT_CLOSE_POLICY_ABANDON) continue;
         const childRun = this.latest.get(child.ref.workflowId);
         if (childRun?.open) this.terminate(childRun, `parent ${run.workflowId} closed`);
       }
-      run.children.clear();
+      run.children = undefined;
       if (run.parent) this.childClosed(run.parent.run, run.parent.seq, outcome);
     }
     if (!this.keepClosedHistory) run.history.clear();

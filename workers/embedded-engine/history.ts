@@ -21,37 +21,37 @@ export const ENGINE_IDENTITY = 'kasi-embedded-engine';
  * garbage collection; a string is one object, never traced inside.
  */
 export class HistoryRecorder {
-  /** Events since the last pack, as objects. */
-  private recent: Event[] = [];
+  /** Events since the last pack, as objects (unset when there are none). */
+  private recent?: Event[];
   /** Earlier events: an encoded History, one byte per char (repeated fields concatenate). */
   private packed = '';
   private packedCount = 0;
 
   get length(): number {
-    return this.packedCount + this.recent.length;
+    return this.packedCount + (this.recent?.length ?? 0);
   }
 
   /** Appends an event and returns its id (ids start at 1, as on a server). */
   add(eventType: temporal.api.enums.v1.EventType, at: number, attributes: Attributes): number {
     const eventId = this.length + 1;
-    this.recent.push({ eventId, eventTime: msNumberToTs(at), eventType, ...attributes });
+    (this.recent ??= []).push({ eventId, eventTime: msNumberToTs(at), eventType, ...attributes });
     return eventId;
   }
 
   /** Encodes the events recorded since the last pack. */
   pack(): void {
-    if (this.recent.length === 0) return;
+    if (this.recent === undefined) return;
     // Encoded as they are: protobufjs writes numbers where the typings say Long (and skips a
     // fromObject copy, which took as long again).
     const bytes = History.encode({ events: this.recent } as unknown as temporal.api.history.v1.IHistory).finish();
     this.packed = appendPacked(this.packed, bytes);
     this.packedCount += this.recent.length;
-    this.recent = [];
+    this.recent = undefined;
   }
 
   /** Drops the events (a closed run whose history is not kept). */
   clear(): void {
-    this.recent = [];
+    this.recent = undefined;
     this.packed = '';
     this.packedCount = 0;
   }
@@ -80,7 +80,7 @@ export class HistoryRecorder {
 
   toHistory(): temporal.api.history.v1.History {
     const history = History.decode(unpackString(this.packed));
-    history.events.push(...History.fromObject({ events: this.recent }).events);
+    history.events.push(...History.fromObject({ events: this.recent ?? [] }).events);
     return history;
   }
 

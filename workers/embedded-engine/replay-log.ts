@@ -14,37 +14,40 @@ export interface ReplayRecord {
 
 /**
  * Kept as objects while the run is active; `pack()` (when the run leaves the sandbox to sleep)
- * encodes them, length-delimited, into one string, so an open checkout holds one string instead
- * of some 25 objects for every major garbage collection to trace.
+ * encodes them into one string (each record its command count as a varint, then its activation,
+ * length-delimited), so an open checkout holds one string instead of some 25 objects for every
+ * major garbage collection to trace.
  */
 export class ReplayLog {
-  private recent: ReplayRecord[] = [];
+  /** Records since the last pack (unset when there are none). */
+  private recent?: ReplayRecord[];
   private packed = '';
-  private packedCounts: number[] = [];
 
   push(activation: Activation, commandCount: number): void {
-    this.recent.push({ activation, commandCount });
+    (this.recent ??= []).push({ activation, commandCount });
   }
 
   pack(): void {
-    if (this.recent.length === 0) return;
+    if (this.recent === undefined) return;
     const writer = Writer.create();
-    for (const { activation } of this.recent) WorkflowActivation.encodeDelimited(activation, writer);
+    for (const { activation, commandCount } of this.recent) WorkflowActivation.encodeDelimited(activation, writer.uint32(commandCount));
     this.packed = appendPacked(this.packed, writer.finish());
-    this.packedCounts = [...this.packedCounts, ...this.recent.map((r) => r.commandCount)];
-    this.recent = [];
+    this.recent = undefined;
   }
 
   clear(): void {
-    this.recent = [];
+    this.recent = undefined;
     this.packed = '';
-    this.packedCounts = [];
   }
 
   /** Every record, oldest first. */
   records(): ReplayRecord[] {
     const reader = Reader.create(unpackString(this.packed));
-    const unpacked = this.packedCounts.map((commandCount) => ({ activation: WorkflowActivation.decodeDelimited(reader), commandCount }));
-    return [...unpacked, ...this.recent];
+    const records: ReplayRecord[] = [];
+    while (reader.pos < reader.len) {
+      const commandCount = reader.uint32();
+      records.push({ activation: WorkflowActivation.decodeDelimited(reader), commandCount });
+    }
+    return [...records, ...(this.recent ?? [])];
   }
 }
