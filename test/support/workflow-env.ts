@@ -12,7 +12,7 @@ import type { OrchestrationPort } from '../../orchestration/port';
 import { createTemporalPort } from '../../orchestration/temporal';
 import { EmbeddedEngine } from '../../workers/embedded-engine/engine';
 import type { EngineOptions } from '../../workers/embedded-engine/engine';
-import { bundleWorkflows } from '../../workers/embedded-engine/sandbox';
+import { bundleWorkflows } from '../../workers/embedded-engine/workflow-bundle';
 
 export interface WorkflowEnv {
   readonly kind: 'embedded' | 'time-skipping-server';
