@@ -17,7 +17,7 @@ describe('RealClock', function () {
     const base = clock.now();
     // Enough entries, in a scrambled order, to move every one of them up and down the heap.
     const dues = Array.from({ length: 40 }, (_, i) => (i * 7) % 13);
-    dues.forEach((offset, i) => clock.schedule(base + 20 + offset * 3, () => fired.push(`${offset}:${i}`)));
+    dues.forEach((offset, i) => clock.schedule(base + 20 + offset * 3, { fire: () => fired.push(`${offset}:${i}`) }));
     await sleep(120);
     const expected = dues.map((offset, i) => ({ offset, i })).sort((a, b) => a.offset - b.offset || a.i - b.i).map(({ offset, i }) => `${offset}:${i}`);
     assert.deepEqual(fired, expected);
@@ -26,7 +26,7 @@ describe('RealClock', function () {
   it('does not fire before the due time', async function () {
     let firedAt = 0;
     const dueAt = clock.now() + 60;
-    clock.schedule(dueAt, () => (firedAt = Date.now()));
+    clock.schedule(dueAt, { fire: () => (firedAt = Date.now()) });
     await sleep(30);
     assert.equal(firedAt, 0);
     await sleep(80);
@@ -36,13 +36,15 @@ describe('RealClock', function () {
   it('a cancelled callback never fires, also when cancelled from the top of the heap or by a callback due at the same time', async function () {
     const fired: string[] = [];
     const base = clock.now();
-    const first = clock.schedule(base + 10, () => fired.push('first'));
-    clock.schedule(base + 30, () => {
-      fired.push('cancels');
-      clock.cancel(victim);
+    const first = clock.schedule(base + 10, { fire: () => fired.push('first') });
+    clock.schedule(base + 30, {
+      fire: () => {
+        fired.push('cancels');
+        clock.cancel(victim);
+      },
     });
-    const victim = clock.schedule(base + 30, () => fired.push('victim'));
-    clock.schedule(base + 40, () => fired.push('last'));
+    const victim = clock.schedule(base + 30, { fire: () => fired.push('victim') });
+    clock.schedule(base + 40, { fire: () => fired.push('last') });
     clock.cancel(first);
     clock.cancel(first);
     await sleep(90);
@@ -54,9 +56,11 @@ describe('RealClock', function () {
     let turn = 0;
     const ticker = setInterval(() => turn++, 1);
     try {
-      clock.schedule(clock.now(), () => {
-        fired.push(`outer@${turn}`);
-        clock.schedule(clock.now() - 5, () => fired.push(`inner@${turn}`));
+      clock.schedule(clock.now(), {
+        fire: () => {
+          fired.push(`outer@${turn}`);
+          clock.schedule(clock.now() - 5, { fire: () => fired.push(`inner@${turn}`) });
+        },
       });
       await sleep(60);
     } finally {
@@ -70,17 +74,17 @@ describe('RealClock', function () {
   it('an earlier callback scheduled after a later one re-arms the timer for itself', async function () {
     const fired: number[] = [];
     const base = clock.now();
-    clock.schedule(base + 10_000, () => fired.push(2));
-    clock.schedule(base + 20, () => fired.push(1));
+    clock.schedule(base + 10_000, { fire: () => fired.push(2) });
+    clock.schedule(base + 20, { fire: () => fired.push(1) });
     await sleep(70);
     assert.deepEqual(fired, [1]);
   });
 
   it('clear drops everything, and the clock keeps working after', async function () {
     const fired: string[] = [];
-    clock.schedule(clock.now() + 10, () => fired.push('dropped'));
+    clock.schedule(clock.now() + 10, { fire: () => fired.push('dropped') });
     clock.clear();
-    clock.schedule(clock.now() + 20, () => fired.push('kept'));
+    clock.schedule(clock.now() + 20, { fire: () => fired.push('kept') });
     await sleep(70);
     assert.deepEqual(fired, ['kept']);
   });

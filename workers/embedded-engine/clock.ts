@@ -5,11 +5,20 @@ export interface ClockTimer {
   readonly dueAt: number;
 }
 
+/**
+ * What a clock calls back. An object rather than a function, so a long-lived callback (a sleeping
+ * workflow's timer) can be one object that also holds its own state, instead of a closure and the
+ * scopes it keeps.
+ */
+export interface Fireable {
+  fire(): void;
+}
+
 export interface Clock {
   readonly kind: 'real' | 'virtual';
   now(): number;
-  /** Runs `fire` once the clock reaches `dueAt` (epoch ms). */
-  schedule(dueAt: number, fire: () => void): ClockTimer;
+  /** Calls `target.fire()` once the clock reaches `dueAt` (epoch ms). */
+  schedule(dueAt: number, target: Fireable): ClockTimer;
   cancel(timer: ClockTimer): void;
   /** Drops every scheduled callback (engine shutdown). */
   clear(): void;
@@ -17,7 +26,7 @@ export interface Clock {
 
 interface VirtualEntry extends ClockTimer {
   readonly seq: number;
-  readonly fire: () => void;
+  readonly target: Fireable;
 }
 
 /**
@@ -38,8 +47,8 @@ export class VirtualClock implements Clock {
     return this.current;
   }
 
-  schedule(dueAt: number, fire: () => void): ClockTimer {
-    const entry: VirtualEntry = { dueAt: Math.max(dueAt, this.current), seq: this.seq++, fire };
+  schedule(dueAt: number, target: Fireable): ClockTimer {
+    const entry: VirtualEntry = { dueAt: Math.max(dueAt, this.current), seq: this.seq++, target };
     this.pending.add(entry);
     return entry;
   }
@@ -66,7 +75,7 @@ export class VirtualClock implements Clock {
     due.sort((a, b) => a.dueAt - b.dueAt || a.seq - b.seq);
     for (const entry of due) {
       this.pending.delete(entry);
-      entry.fire();
+      entry.target.fire();
     }
   }
 }
@@ -76,7 +85,7 @@ const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 interface RealEntry extends ClockTimer {
   readonly seq: number;
-  readonly fire: () => void;
+  readonly target: Fireable;
   /** Where the entry sits in the heap; -1 once fired or cancelled. */
   index: number;
 }
@@ -99,8 +108,8 @@ export class RealClock implements Clock {
     return Date.now();
   }
 
-  schedule(dueAt: number, fire: () => void): ClockTimer {
-    const entry: RealEntry = { dueAt, seq: this.seq++, fire, index: this.heap.length };
+  schedule(dueAt: number, target: Fireable): ClockTimer {
+    const entry: RealEntry = { dueAt, seq: this.seq++, target, index: this.heap.length };
     this.heap.push(entry);
     this.up(entry);
     this.arm();
@@ -143,7 +152,7 @@ export class RealClock implements Clock {
     try {
       for (let top = this.heap[0]; top !== undefined && top.dueAt <= now && top.seq < before; top = this.heap[0]) {
         this.remove(top);
-        top.fire();
+        top.target.fire();
       }
     } finally {
       this.arm();

@@ -19,7 +19,7 @@ import type { ReusableVMWorkflowCreator } from '@temporalio/worker/lib/workflow/
 import { startAttempt } from './activity-runner';
 import type { AttemptHandle, AttemptResult } from './activity-runner';
 import { RealClock, VirtualClock } from './clock';
-import type { Clock, ClockTimer } from './clock';
+import type { Clock, ClockTimer, Fireable } from './clock';
 import { activityCancelledFailure, activityFailure, childFailure, errorToFailure, failureToError, retryState, startToCloseTimeoutFailure } from './failures';
 import type { ActivityRef, ChildRef, RetryStateName } from './failures';
 import { ENGINE_IDENTITY, HistoryRecorder } from './history';
@@ -108,9 +108,27 @@ export interface RunDescription {
   inSandbox: boolean;
 }
 
-interface TimerState {
-  timer: ClockTimer;
-  startedEventId: number;
+/**
+ * A workflow timer, and its own clock callback: a sleeping run's timer is this one object (and the
+ * clock's entry for it), not a closure with the scopes it keeps.
+ */
+class WorkflowTimer implements Fireable {
+  readonly timer: ClockTimer;
+
+  constructor(
+    readonly run: Run,
+    readonly seq: number,
+    readonly startedEventId: number,
+    dueAt: number,
+    clock: Clock,
+    private readonly fired: (timer: WorkflowTimer) => void,
+  ) {
+    this.timer = clock.schedule(dueAt, this);
+  }
+
+  fire(): void {
+    this.fired(this);
+  }
 }
 
 interface ActivityState {
@@ -158,12 +176,13 @@ class Run {
   readonly replay = new ReplayLog();
   /** Jobs for the next workflow task. */
   inbox?: Delivery[];
-  timers?: Map<number, TimerState>;
+  timers?: Map<number, WorkflowTimer>;
   activities?: Map<number, ActivityState>;
   children?: Map<number, ChildState>;
   /** The SDK's internal flags the run has used, ascending; an interned array (see withFlags). */
   flags: readonly number[] = NO_FLAGS;
-  readonly searchAttributes: Record<string, Payload>;
+  /** Shared with the other runs that have the same set until an upsert gives the run its own. */
+  searchAttributes: Record<string, Payload>;
   workflow?: Workflow;
   status: WorkflowStatus = 'RUNNING';
   outcome?: Outcome;
@@ -186,7 +205,7 @@ class Run {
     /** The run this one continues (continue-as-new). */
     readonly continuedFrom?: string,
   ) {
-    this.searchAttributes = { ...searchAttributes };
+    this.searchAttributes = searchAttributes;
   }
 
   get open(): boolean {
@@ -555,8 +574,8 @@ export class EmbeddedEngine {
 
   /**
    * Search attributes encoded once per distinct set and shared by the runs that have it (all of a
-   * merchant's checkouts do): a run's payloads stay as they were encoded (an upsert replaces entries
-   * in the run's own copy of the map), so sharing them saves each open run its own.
+   * merchant's checkouts do): a run's payloads stay as they were encoded, and an upsert gives the run
+   * a copy of its own, so sharing them saves each open run its own.
    */
   private readonly searchAttributeSets = new Map<string, Record<string, Payload>>();
   private encodedSearchAttributes(pairs: SearchAttributePair[]): Record<string, Payload> {
@@ -810,6 +829,16 @@ export class EmbeddedEngine {
     );
   }
 
+  /** A workflow timer is due: the run's next task gets its fireTimer job. One function for all timers. */
+  private readonly timerFired = (timer: WorkflowTimer): void => {
+    const { run, seq, startedEventId } = timer;
+    run.timers = withoutEntry(run.timers, seq);
+    this.deliver(run, {
+      job: { fireTimer: { seq } },
+      record: () => run.history.add(EventType.EVENT_TYPE_TIMER_FIRED, this.clock.now(), { timerFiredEventAttributes: { timerId: String(seq), startedEventId } }),
+    });
+  };
+
   private apply(run: Run, command: Command, completedEventId: number): void {
     const now = this.clock.now();
     const h = run.history;
@@ -820,14 +849,8 @@ export class EmbeddedEngine {
       const startedEventId = h.add(EventType.EVENT_TYPE_TIMER_STARTED, now, {
         timerStartedEventAttributes: { timerId, startToFireTimeout, workflowTaskCompletedEventId: completedEventId },
       });
-      const timer = this.clock.schedule(now + (optionalTsToMs(startToFireTimeout) ?? 0), () => {
-        run.timers = withoutEntry(run.timers, seq);
-        this.deliver(run, {
-          job: { fireTimer: { seq } },
-          record: () => h.add(EventType.EVENT_TYPE_TIMER_FIRED, this.clock.now(), { timerFiredEventAttributes: { timerId, startedEventId } }),
-        });
-      });
-      run.timers = withEntry(run.timers, seq, { timer, startedEventId });
+      const timer = new WorkflowTimer(run, seq, startedEventId, now + (optionalTsToMs(startToFireTimeout) ?? 0), this.clock, this.timerFired);
+      run.timers = withEntry(run.timers, seq, timer);
     } else if (command.cancelTimer) {
       const seq = command.cancelTimer.seq ?? 0;
       const state = run.timers?.get(seq);
@@ -856,7 +879,7 @@ export class EmbeddedEngine {
       });
     } else if (command.upsertWorkflowSearchAttributes) {
       const fields = command.upsertWorkflowSearchAttributes.searchAttributes?.indexedFields ?? {};
-      Object.assign(run.searchAttributes, fields);
+      run.searchAttributes = { ...run.searchAttributes, ...fields };
       h.add(EventType.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES, now, {
         upsertWorkflowSearchAttributesEventAttributes: { workflowTaskCompletedEventId: completedEventId, searchAttributes: { indexedFields: fields } },
       });
@@ -960,10 +983,12 @@ export class EmbeddedEngine {
       this.onAttemptResult(run, state, result);
     };
     if (startToCloseMs > 0) {
-      state.timer = this.clock.schedule(now + startToCloseMs, () => {
-        state.timer = undefined;
-        handle.cancel('TIMED_OUT');
-        settle({ failed: { failure: startToCloseTimeoutFailure() } });
+      state.timer = this.clock.schedule(now + startToCloseMs, {
+        fire: () => {
+          state.timer = undefined;
+          handle.cancel('TIMED_OUT');
+          settle({ failed: { failure: startToCloseTimeoutFailure() } });
+        },
       });
     }
     this.track(
@@ -981,9 +1006,11 @@ export class EmbeddedEngine {
       if (decision.retry) {
         // Between attempts the server writes nothing: only the last attempt shows in history.
         state.attempt += 1;
-        state.timer = this.clock.schedule(now + decision.delayMs, () => {
-          state.timer = undefined;
-          if (!state.done && run.open) this.runAttempt(run, state);
+        state.timer = this.clock.schedule(now + decision.delayMs, {
+          fire: () => {
+            state.timer = undefined;
+            if (!state.done && run.open) this.runAttempt(run, state);
+          },
         });
         return;
       }
