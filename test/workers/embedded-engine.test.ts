@@ -3,7 +3,7 @@
 // KASI_TEMPORAL_TEST_SERVER is set. Every scenario's history is replayed on Temporal's real Core.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import { ApplicationFailure, CancelledFailure, defineSearchAttributeKey } from '@temporalio/common';
 import type { FixtureActivities } from '../fixtures/workflows/activities';
 import { createWorkflowEnv } from '../support/workflow-env';
 import type { WorkflowEnv } from '../support/workflow-env';
@@ -280,6 +280,26 @@ describe('embedded engine: workflow cache', function () {
       await engine.advance(HOUR);
       for (const id of ['sleep/long', 'sleep/a', 'sleep/b', 'sleep/c']) assert.equal(engine.describe(id)?.status, 'COMPLETED');
       assert.equal(await engine.result('sleep/long'), `slept ${HOUR}`, 'rebuilt, it carries on');
+    } finally {
+      await engine.shutdown();
+    }
+  });
+});
+
+describe('embedded engine: search attributes', function () {
+  it('runs started with the same set share it, and an upsert changes only its own run', async function () {
+    const engine = await EmbeddedEngine.create({ workflowsPath, activities: { record: async (label: string) => label }, clock: 'virtual' });
+    try {
+      const searchAttributes = [{ key: defineSearchAttributeKey('KasiLabel', 'KEYWORD'), value: 'new' }];
+      engine.start({ workflowType: 'sleeper', workflowId: 'label/kept', args: [HOUR], searchAttributes });
+      engine.start({ workflowType: 'relabel', workflowId: 'label/changed', args: ['paid'], searchAttributes });
+      await engine.runUntilIdle();
+      assert.deepEqual(engine.describe('label/kept')?.searchAttributes, { KasiLabel: 'new' });
+      assert.deepEqual(engine.describe('label/changed')?.searchAttributes, { KasiLabel: 'paid' });
+      // A run started with the same set afterwards still gets the set as it was given.
+      engine.start({ workflowType: 'sleeper', workflowId: 'label/later', args: [HOUR], searchAttributes });
+      await engine.runUntilIdle();
+      assert.deepEqual(engine.describe('label/later')?.searchAttributes, { KasiLabel: 'new' });
     } finally {
       await engine.shutdown();
     }
