@@ -80,6 +80,14 @@ describe('RealClock', function () {
     assert.deepEqual(fired, [1]);
   });
 
+  it('refuses a NaN due time, which would hold back every other callback', async function () {
+    const fired: string[] = [];
+    assert.throws(() => clock.schedule(NaN, { fire: () => fired.push('never') }), RangeError);
+    clock.schedule(clock.now() + 10, { fire: () => fired.push('on time') });
+    await sleep(50);
+    assert.deepEqual(fired, ['on time']);
+  });
+
   it('clear drops everything, and the clock keeps working after', async function () {
     const fired: string[] = [];
     clock.schedule(clock.now() + 10, { fire: () => fired.push('dropped') });

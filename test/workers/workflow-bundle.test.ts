@@ -25,4 +25,21 @@ describe('workflow bundle', function () {
     assert.match(bundle.code, /hello /);
     assert.match(bundle.code, /__TEMPORAL__/);
   });
+
+  it('the bundle comes back whole when a module preloaded through NODE_OPTIONS prints to stdout', async function () {
+    // As `-r dotenv/config` does; the bundler's child inherits the environment.
+    const noisy = path.join(dir, 'noisy.cjs');
+    fs.writeFileSync(noisy, `console.log('[noisy] preloaded');\n`);
+    const quietPath = path.join(dir, 'quiet.ts');
+    fs.writeFileSync(quietPath, `export async function quiet(): Promise<string> { return 'quiet please'; }\n`);
+    const before = process.env.NODE_OPTIONS;
+    process.env.NODE_OPTIONS = `${before ?? ''} --require ${noisy}`.trim();
+    try {
+      const bundle = await bundleWorkflows(quietPath);
+      assert.match(bundle.code, /quiet please/);
+    } finally {
+      if (before === undefined) delete process.env.NODE_OPTIONS;
+      else process.env.NODE_OPTIONS = before;
+    }
+  });
 });

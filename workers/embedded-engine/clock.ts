@@ -109,6 +109,8 @@ export class RealClock implements Clock {
   }
 
   schedule(dueAt: number, target: Fireable): ClockTimer {
+    // A NaN would sit on top of the heap, never due, and hold back every other callback.
+    if (Number.isNaN(dueAt)) throw new RangeError('a clock callback needs a due time, got NaN');
     const entry: RealEntry = { dueAt, seq: this.seq++, target, index: this.heap.length };
     this.heap.push(entry);
     this.up(entry);

@@ -11,20 +11,25 @@ export type WorkflowBundle = WorkflowBundleWithSourceMap;
 const bundles = new Map<string, Promise<WorkflowBundle>>();
 
 // Plain CommonJS, so the child needs no TypeScript loader; the SDK is resolved here, where it is
-// installed, not from the child's working directory. The options come in on argv; webpack's
-// errors and warnings go to stderr, which a failure's message carries.
+// installed, not from the child's working directory. The options come in on argv and the bundle
+// goes back on the IPC channel, which nothing else writes to (a preloaded module may print to
+// stdout); webpack's errors and warnings go to stderr, which a failure's message carries.
 const builderSource = `
 const { bundleWorkflowCode } = require(${JSON.stringify(require.resolve('@temporalio/worker/lib/workflow/bundler'))});
 const toStderr = (message) => process.stderr.write(message + '\\n');
 const logger = { log() {}, trace() {}, debug() {}, info() {}, warn: toStderr, error: toStderr };
 bundleWorkflowCode({ ...JSON.parse(process.argv[1]), logger }).then(
-  (bundle) => process.stdout.write(JSON.stringify(bundle)),
+  (bundle) => process.send(bundle, () => process.disconnect()),
   (err) => {
     toStderr(err.message);
     process.exitCode = 1;
+    process.disconnect();
   },
 );
 `;
+
+/** Past this, the bundler is taken to be stuck and is stopped (it takes about a second). */
+const BUILD_TIMEOUT_MS = 120_000;
 
 function build(workflowsPath: string): Promise<WorkflowBundle> {
   // The SDK's workflow library is preloaded: loaded once into the shared context rather than once
@@ -33,15 +38,19 @@ function build(workflowsPath: string): Promise<WorkflowBundle> {
   // modules, which a preload would freeze, still load per workflow.
   const options = { workflowsPath, preloadModules: ['@temporalio/workflow', workflowsPath] };
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', builderSource, JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
+    const child = spawn(process.execPath, ['-e', builderSource, JSON.stringify(options)], {
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      timeout: BUILD_TIMEOUT_MS,
+    });
+    let bundle: WorkflowBundle | undefined;
     const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.once('message', (message: WorkflowBundle) => (bundle = message));
+    child.stderr!.on('data', (chunk: Buffer) => err.push(chunk));
     child.once('error', reject);
-    child.once('close', (code) => {
-      if (code === 0) resolve(JSON.parse(Buffer.concat(out).toString('utf8')) as WorkflowBundle);
-      else reject(new Error(`bundling ${workflowsPath} failed (exit code ${code}): ${Buffer.concat(err).toString('utf8').trim()}`));
+    child.once('close', (code, signal) => {
+      if (code === 0 && bundle !== undefined) return resolve(bundle);
+      const how = signal ? `was stopped by ${signal}${signal === 'SIGTERM' ? ` (no answer in ${BUILD_TIMEOUT_MS / 1000} s)` : ''}` : `exited with code ${code}`;
+      reject(new Error(`bundling ${workflowsPath} failed: the bundler ${how}: ${Buffer.concat(err).toString('utf8').trim()}`));
     });
   });
 }
