@@ -13,20 +13,21 @@ export function inlineCode(text: string): string {
   return escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
 }
 
-export function htmlPage(title: string, body: string): string {
+/**
+ * A whole page: every server-rendered page (the docs, the hosted checkout, the sandbox processor)
+ * has this shell, with its own styles and body. No referrer leaves any of them: a checkout's URL
+ * is its only credential.
+ */
+export function htmlDocument(lang: string, title: string, css: string, body: string): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${escapeHtml(lang)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
 <title>${escapeHtml(title)}</title>
 <style>
-body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:0 auto;padding:1rem;color:#1a1a1a}
-code{background:#f1f1f1;padding:0 .2em;border-radius:3px}
-table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #ccc;padding:.4rem;text-align:left;vertical-align:top}
-section{border-top:1px solid #ddd;margin-top:1.5rem}
-:target{background:#fff7d6}
-a{color:#0b57d0}
+${css}
 </style>
 </head>
 <body>
@@ -34,4 +35,15 @@ ${body}
 </body>
 </html>
 `;
+}
+
+const DOCS_CSS = `body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:0 auto;padding:1rem;color:#1a1a1a}
+code{background:#f1f1f1;padding:0 .2em;border-radius:3px}
+table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #ccc;padding:.4rem;text-align:left;vertical-align:top}
+section{border-top:1px solid #ddd;margin-top:1.5rem}
+:target{background:#fff7d6}
+a{color:#0b57d0}`;
+
+export function htmlPage(title: string, body: string): string {
+  return htmlDocument('en', title, DOCS_CSS, body);
 }

@@ -19,7 +19,7 @@ import type { OrchestrationPort } from '../../orchestration';
 import { WorkflowClosedError, WorkflowNotFoundError } from '../../orchestration/errors';
 import { workflowIdFor } from '../../orchestration/ids';
 import type { Processors } from '../../processor';
-import { escapeHtml } from '../docs/html';
+import { escapeHtml, htmlDocument } from '../docs/html';
 import { readForm } from './form';
 import { declineKey, LANGUAGE_NAMES, say, type MessageKey } from './messages';
 
@@ -47,19 +47,7 @@ interface FormState {
   reason?: Reason;
 }
 
-function layout(locale: Locale, path: (l: Locale) => string, title: string, body: string, testMode: boolean): string {
-  const languages = (['en', 'si', 'ta'] as const)
-    .map((l) => (l === locale ? `<li><span aria-current="page">${LANGUAGE_NAMES[l]}</span></li>` : `<li><a href="${escapeHtml(path(l))}" lang="${l}" hreflang="${l}">${LANGUAGE_NAMES[l]}</a></li>`))
-    .join('');
-  return `<!doctype html>
-<html lang="${locale}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${escapeHtml(title)}</title>
-<style>
-body{font:17px/1.5 system-ui,"Noto Sans Sinhala","Noto Sans Tamil",sans-serif;margin:0;background:#f6f7f9;color:#16181d}
+const PAGE_CSS = `body{font:17px/1.5 system-ui,"Noto Sans Sinhala","Noto Sans Tamil",sans-serif;margin:0;background:#f6f7f9;color:#16181d}
 main{max-width:32rem;margin:0 auto;padding:1rem}
 .panel{background:#fff;border:1px solid #c5cad3;border-radius:10px;padding:1rem;margin-top:1rem}
 .test{background:#fff4ce;border:1px solid #7a5d00;border-radius:6px;padding:.4rem .6rem;margin:0}
@@ -74,18 +62,18 @@ input[type=text],input[type=email],input[type=tel]{font:inherit;width:100%;box-s
 [role=alert]{background:#fdecea;border:1px solid #8c1c13;color:#8c1c13;border-radius:6px;padding:.6rem}
 button{font:inherit;font-weight:700;width:100%;margin-top:1rem;padding:.8rem;border:0;border-radius:8px;background:#0b57d0;color:#fff;cursor:pointer}
 a{color:#0b57d0}
-:focus-visible{outline:3px solid #16181d;outline-offset:2px}
-</style>
-</head>
-<body>
-<main>
+:focus-visible{outline:3px solid #16181d;outline-offset:2px}`;
+
+function layout(locale: Locale, path: (l: Locale) => string, title: string, body: string, testMode: boolean): string {
+  const languages = (['en', 'si', 'ta'] as const)
+    .map((l) => (l === locale ? `<li><span aria-current="page">${LANGUAGE_NAMES[l]}</span></li>` : `<li><a href="${escapeHtml(path(l))}" lang="${l}" hreflang="${l}">${LANGUAGE_NAMES[l]}</a></li>`))
+    .join('');
+  const main = `<main>
 ${testMode ? `<p class="test">${escapeHtml(say(locale, 'testMode'))}</p>` : ''}
 <nav aria-label="${escapeHtml(say(locale, 'language'))}"><ul>${languages}</ul></nav>
 ${body}
-</main>
-</body>
-</html>
-`;
+</main>`;
+  return htmlDocument(locale, title, PAGE_CSS, main);
 }
 
 function orderSummary(locale: Locale, payment: PaymentRow): string {

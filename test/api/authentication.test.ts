@@ -1,18 +1,16 @@
 import assert from 'node:assert/strict';
 import { createApiKey } from '../../db/api-keys';
 import { updateAccount } from '../../db/accounts';
-import { startApi, ik, type TestApi } from '../support/api';
+import { startApiWithMerchant, ik, type TestApi } from '../support/api';
+import type { MerchantKeys } from '../../db/merchants';
 import { eventually } from '../support/eventually';
 
 describe('authentication and authorisation', () => {
   let api: TestApi;
-  let keys: Awaited<ReturnType<TestApi['merchant']>>['keys'];
+  let keys: MerchantKeys;
   let accountId: string;
 
-  before(async () => {
-    api = await startApi();
-    ({ keys, accountId } = await api.merchant({ activate: true }));
-  });
+  before(async () => ({ api, keys, accountId } = await startApiWithMerchant()));
   after(() => api.close());
 
   async function expectError(res: Promise<{ status: number; body: any; headers: Headers }>, status: number, code: string, reason?: string) {

@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
-import { startApi, ik, type TestApi } from '../support/api';
+import { startApiWithMerchant, ik, type TestApi } from '../support/api';
+import type { MerchantKeys } from '../../db/merchants';
 
 describe('customers', () => {
   let api: TestApi;
-  let keys: Awaited<ReturnType<TestApi['merchant']>>['keys'];
+  let keys: MerchantKeys;
 
-  before(async () => {
-    api = await startApi();
-    ({ keys } = await api.merchant({ activate: true }));
-  });
+  before(async () => ({ api, keys } = await startApiWithMerchant()));
   after(() => api.close());
 
   const create = (body: unknown, key = keys.sk_test) => api.request('/v1/customers', { key, body, idempotencyKey: ik() });

@@ -1,16 +1,14 @@
 import assert from 'node:assert/strict';
-import { startApi, ik, type TestApi } from '../support/api';
+import { startApiWithMerchant, ik, type TestApi } from '../support/api';
+import type { MerchantKeys } from '../../db/merchants';
 import { IDEMPOTENCY_WINDOW_MS, ABANDONED_AFTER_MS } from '../../db/idempotency-keys';
 
 describe('Idempotency-Key', () => {
   let api: TestApi;
-  let keys: Awaited<ReturnType<TestApi['merchant']>>['keys'];
+  let keys: MerchantKeys;
   let accountId: string;
 
-  before(async () => {
-    api = await startApi();
-    ({ keys, accountId } = await api.merchant({ activate: true }));
-  });
+  before(async () => ({ api, keys, accountId } = await startApiWithMerchant()));
   after(() => api.close());
 
   const create = (idempotencyKey: string | undefined, body: unknown = { email: `${idempotencyKey ?? 'none'}@example.com` }, key = keys.sk_test) =>

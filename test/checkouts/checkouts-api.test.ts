@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { colomboMonth } from '../../domain/time';
-import { startApi, ik, type TestApi } from '../support/api';
+import { startApiWithMerchant, ik, type TestApi } from '../support/api';
+import type { MerchantKeys } from '../../db/merchants';
 import { get, payAtProcessor } from './hosted-flow';
 
 const MINUTE = 60_000;
@@ -8,12 +9,9 @@ const paths = (res: { body: { fields?: { path: string }[] } }) => (res.body.fiel
 
 describe('checkouts and payments API', () => {
   let api: TestApi;
-  let keys: Awaited<ReturnType<TestApi['merchant']>>['keys'];
+  let keys: MerchantKeys;
 
-  before(async () => {
-    api = await startApi();
-    ({ keys } = await api.merchant({ activate: true }));
-  });
+  before(async () => ({ api, keys } = await startApiWithMerchant()));
   after(() => api.close());
 
   const create = (body: unknown, key = keys.sk_test, idempotencyKey = ik()) => api.request('/v1/checkouts', { key, body, idempotencyKey });

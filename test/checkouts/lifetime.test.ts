@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { createResumers } from '../../workers/resumers';
 import { WORKFLOWS_PATH } from '../../workers/service';
-import { startApi, ik, type TestApi } from '../support/api';
+import { startApiWithMerchant, ik, type TestApi } from '../support/api';
+import type { MerchantKeys } from '../../db/merchants';
 import { replayHistory } from '../support/workflow-env';
 import { get, payAtProcessor, postForm } from './hosted-flow';
 
@@ -13,12 +14,9 @@ const DETAILS = { name: 'Nimal Perera', email: 'nimal@example.com', phone: '077 
 
 describe('checkout lifetime', () => {
   let api: TestApi;
-  let keys: Awaited<ReturnType<TestApi['merchant']>>['keys'];
+  let keys: MerchantKeys;
 
-  before(async () => {
-    api = await startApi();
-    ({ keys } = await api.merchant({ activate: true }));
-  });
+  before(async () => ({ api, keys } = await startApiWithMerchant()));
   after(() => api.close());
 
   const open = async (body: Record<string, unknown> = {}) =>

@@ -144,3 +144,14 @@ export async function startApi(
   const database = await freshDatabase();
   return startOn(database, database.url, options.env ?? {}, (options.startAt ?? new Date()).getTime(), options.limiter, options.resolveHost);
 }
+
+/** The service with one activated merchant, as most suites start. */
+export async function startApiWithMerchant(): Promise<{ api: TestApi; keys: MerchantKeys; accountId: string }> {
+  const api = await startApi();
+  try {
+    return { api, ...(await api.merchant({ activate: true })) };
+  } catch (err) {
+    await api.close();
+    throw err;
+  }
+}
