@@ -30,7 +30,9 @@ export async function listenFor(databaseUrl: string, channel: string, handlers: 
 
   async function connect(): Promise<void> {
     const next = new pg.Client({ connectionString: databaseUrl, application_name: `kasi-listen-${channel}` });
-    next.on('error', (err) => log.warn({ err, channel }, 'notification connection error'));
+    // Once stopping, an error is expected: the database may be going down with the service (a
+    // terminal's Ctrl-C reaches the embedded PostgreSQL too).
+    next.on('error', (err) => (stopped ? log.debug : log.warn).call(log, { err, channel }, 'notification connection error'));
     next.on('notification', () => handlers.notified());
     next.once('end', () => {
       if (client !== next || stopped) return;

@@ -75,9 +75,12 @@ export async function startService(options: {
     webhooks,
     clock,
     async stop() {
+      // The LISTEN connections stop first, at once: the database may be going down with the
+      // service (a terminal's Ctrl-C reaches the embedded PostgreSQL too), and a notification
+      // missed from here on changes nothing (undispatched events are picked up on the next boot).
+      const listeners = Promise.all([activeKeys.stop(), webhooks.stop()]);
       await http.close();
-      await activeKeys.stop();
-      await webhooks.stop();
+      await listeners;
       await orchestration.stop();
     },
   };

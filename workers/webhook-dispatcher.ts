@@ -81,8 +81,9 @@ export async function startWebhookDispatcher(deps: { db: Knex; databaseUrl: stri
     async stop() {
       stopped = true;
       clearInterval(sweep);
+      const listening = listener.stop();
       await running?.catch(() => undefined);
-      await listener.stop();
+      await listening;
     },
   };
 }
