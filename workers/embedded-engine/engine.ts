@@ -169,7 +169,7 @@ interface Delivery {
  * One run. Tens of thousands can be open at once (every checkout waits out its lifetime here), and
  * every major garbage collection traces each object they hold, so a sleeping run holds few: what
  * only a busy run needs (queued jobs, pending commands, close waiters, its turn's promise) exists
- * only while there is some, and what all runs share (SDK flags) is shared.
+ * only while there is some, and what runs have in common (SDK flags, search attributes) is shared.
  */
 class Run {
   readonly history = new HistoryRecorder();
