@@ -24,66 +24,7 @@ export interface Clock {
   clear(): void;
 }
 
-interface VirtualEntry extends ClockTimer {
-  readonly seq: number;
-  readonly target: Fireable;
-}
-
-/**
- * A clock that moves only when told to. Callbacks due at the same instant fire in the order they
- * were scheduled, which keeps runs reproducible.
- */
-export class VirtualClock implements Clock {
-  readonly kind = 'virtual';
-  private current: number;
-  private seq = 0;
-  private readonly pending = new Set<VirtualEntry>();
-
-  constructor(startAt = Date.UTC(2025, 0, 1)) {
-    this.current = startAt;
-  }
-
-  now(): number {
-    return this.current;
-  }
-
-  schedule(dueAt: number, target: Fireable): ClockTimer {
-    const entry: VirtualEntry = { dueAt: Math.max(dueAt, this.current), seq: this.seq++, target };
-    this.pending.add(entry);
-    return entry;
-  }
-
-  cancel(timer: ClockTimer): void {
-    this.pending.delete(timer as VirtualEntry);
-  }
-
-  clear(): void {
-    this.pending.clear();
-  }
-
-  /** When the next callback is due, or undefined when nothing is scheduled. */
-  nextDueAt(): number | undefined {
-    let next: number | undefined;
-    for (const entry of this.pending) if (next === undefined || entry.dueAt < next) next = entry.dueAt;
-    return next;
-  }
-
-  /** Moves to `at` (never backwards) and fires every callback due by then, earliest first. */
-  moveTo(at: number): void {
-    this.current = Math.max(this.current, at);
-    const due = [...this.pending].filter((entry) => entry.dueAt <= this.current);
-    due.sort((a, b) => a.dueAt - b.dueAt || a.seq - b.seq);
-    for (const entry of due) {
-      this.pending.delete(entry);
-      entry.target.fire();
-    }
-  }
-}
-
-// setTimeout keeps 32-bit delays; a 30-day dunning step is longer, so long waits are re-armed.
-const MAX_TIMEOUT_MS = 2 ** 31 - 1;
-
-interface RealEntry extends ClockTimer {
+interface QueuedEntry extends ClockTimer {
   readonly seq: number;
   readonly target: Fireable;
   /** Where the entry sits in the heap; -1 once fired or cancelled. */
@@ -91,77 +32,52 @@ interface RealEntry extends ClockTimer {
 }
 
 /**
- * The wall clock. Its callbacks wait in one binary heap, earliest (then first scheduled) on top,
- * with one Node timer armed for the top: a Node timer per callback would give every sleeping
- * workflow (each open checkout has its 30-minute timer) a Timeout, a closure and its scope, and
- * boxed numbers, all traced by every major garbage collection.
+ * Scheduled callbacks in one binary heap, earliest (then first scheduled) on top: both clocks keep
+ * theirs here, so both fire in the same order.
  */
-export class RealClock implements Clock {
-  readonly kind = 'real';
-  private readonly heap: RealEntry[] = [];
+class TimerQueue {
+  private readonly heap: QueuedEntry[] = [];
   private seq = 0;
-  private handle?: NodeJS.Timeout;
-  /** The due time the Node timer is armed for (Infinity: not armed). */
-  private armedFor = Infinity;
 
-  now(): number {
-    return Date.now();
-  }
-
-  schedule(dueAt: number, target: Fireable): ClockTimer {
+  add(dueAt: number, target: Fireable): ClockTimer {
     // A NaN would sit on top of the heap, never due, and hold back every other callback.
     if (Number.isNaN(dueAt)) throw new RangeError('a clock callback needs a due time, got NaN');
-    const entry: RealEntry = { dueAt, seq: this.seq++, target, index: this.heap.length };
+    const entry: QueuedEntry = { dueAt, seq: this.seq++, target, index: this.heap.length };
     this.heap.push(entry);
     this.up(entry);
-    this.arm();
     return entry;
   }
 
+  /** Takes a callback out; one that already fired or was cancelled is left alone. */
   cancel(timer: ClockTimer): void {
-    const entry = timer as RealEntry;
-    if (entry.index < 0) return;
-    this.remove(entry);
-    this.arm();
+    const entry = timer as QueuedEntry;
+    if (entry.index >= 0) this.remove(entry);
   }
 
   clear(): void {
     for (const entry of this.heap) entry.index = -1;
     this.heap.length = 0;
-    this.arm();
   }
 
-  private arm(): void {
-    const dueAt = this.heap[0]?.dueAt ?? Infinity;
-    if (dueAt === this.armedFor) return;
-    clearTimeout(this.handle);
-    this.handle = undefined;
-    this.armedFor = dueAt;
-    if (dueAt === Infinity) return;
-    this.handle = setTimeout(() => this.fireDue(), Math.min(Math.max(dueAt - Date.now(), 0), MAX_TIMEOUT_MS));
+  /** When the earliest callback is due, or undefined when none is scheduled. */
+  nextDueAt(): number | undefined {
+    return this.heap[0]?.dueAt;
   }
 
   /**
-   * Fires what is due, in order. A callback scheduled by one of them fires on a later turn even
-   * when already due, as it would with its own Node timer (so a loop of zero delays cannot starve
-   * the event loop).
+   * Fires, earliest first, what is due by `now`. A callback scheduled by one of them waits for the
+   * next call even when already due, as it would with its own Node timer (so a loop of zero delays
+   * cannot starve the event loop); one cancelled by an earlier one does not fire.
    */
-  private fireDue(): void {
-    this.handle = undefined;
-    this.armedFor = Infinity;
-    const now = Date.now();
+  fireDue(now: number): void {
     const before = this.seq;
-    try {
-      for (let top = this.heap[0]; top !== undefined && top.dueAt <= now && top.seq < before; top = this.heap[0]) {
-        this.remove(top);
-        top.target.fire();
-      }
-    } finally {
-      this.arm();
+    for (let top = this.heap[0]; top !== undefined && top.dueAt <= now && top.seq < before; top = this.heap[0]) {
+      this.remove(top);
+      top.target.fire();
     }
   }
 
-  private remove(entry: RealEntry): void {
+  private remove(entry: QueuedEntry): void {
     const last = this.heap.pop()!;
     if (last !== entry) {
       this.place(last, entry.index);
@@ -171,12 +87,12 @@ export class RealClock implements Clock {
     entry.index = -1;
   }
 
-  private place(entry: RealEntry, index: number): void {
+  private place(entry: QueuedEntry, index: number): void {
     this.heap[index] = entry;
     entry.index = index;
   }
 
-  private up(entry: RealEntry): void {
+  private up(entry: QueuedEntry): void {
     while (entry.index > 0) {
       const parent = this.heap[(entry.index - 1) >> 1]!;
       if (!earlier(entry, parent)) return;
@@ -186,7 +102,7 @@ export class RealClock implements Clock {
     }
   }
 
-  private down(entry: RealEntry): void {
+  private down(entry: QueuedEntry): void {
     for (;;) {
       const left = 2 * entry.index + 1;
       let child = this.heap[left];
@@ -200,6 +116,104 @@ export class RealClock implements Clock {
   }
 }
 
-function earlier(a: RealEntry, b: RealEntry): boolean {
+function earlier(a: QueuedEntry, b: QueuedEntry): boolean {
   return a.dueAt < b.dueAt || (a.dueAt === b.dueAt && a.seq < b.seq);
+}
+
+/**
+ * A clock that moves only when told to. Callbacks due at the same instant fire in the order they
+ * were scheduled, which keeps runs reproducible.
+ */
+export class VirtualClock implements Clock {
+  readonly kind = 'virtual';
+  private current: number;
+  private readonly queue = new TimerQueue();
+
+  constructor(startAt = Date.UTC(2025, 0, 1)) {
+    this.current = startAt;
+  }
+
+  now(): number {
+    return this.current;
+  }
+
+  schedule(dueAt: number, target: Fireable): ClockTimer {
+    return this.queue.add(Math.max(dueAt, this.current), target);
+  }
+
+  cancel(timer: ClockTimer): void {
+    this.queue.cancel(timer);
+  }
+
+  clear(): void {
+    this.queue.clear();
+  }
+
+  /** When the next callback is due, or undefined when nothing is scheduled. */
+  nextDueAt(): number | undefined {
+    return this.queue.nextDueAt();
+  }
+
+  /** Moves to `at` (never backwards) and fires every callback due by then, earliest first. */
+  moveTo(at: number): void {
+    this.current = Math.max(this.current, at);
+    this.queue.fireDue(this.current);
+  }
+}
+
+// setTimeout keeps 32-bit delays; a 30-day dunning step is longer, so long waits are re-armed.
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+/**
+ * The wall clock: its callbacks wait in the queue, with one Node timer armed for the earliest. A
+ * Node timer per callback would give every sleeping workflow (each open checkout has its 30-minute
+ * timer) a Timeout, a closure and its scope, and boxed numbers, all traced by every major garbage
+ * collection.
+ */
+export class RealClock implements Clock {
+  readonly kind = 'real';
+  private readonly queue = new TimerQueue();
+  private handle?: NodeJS.Timeout;
+  /** The due time the Node timer is armed for (Infinity: not armed). */
+  private armedFor = Infinity;
+
+  now(): number {
+    return Date.now();
+  }
+
+  schedule(dueAt: number, target: Fireable): ClockTimer {
+    const timer = this.queue.add(dueAt, target);
+    this.arm();
+    return timer;
+  }
+
+  cancel(timer: ClockTimer): void {
+    this.queue.cancel(timer);
+    this.arm();
+  }
+
+  clear(): void {
+    this.queue.clear();
+    this.arm();
+  }
+
+  private arm(): void {
+    const dueAt = this.queue.nextDueAt() ?? Infinity;
+    if (dueAt === this.armedFor) return;
+    clearTimeout(this.handle);
+    this.handle = undefined;
+    this.armedFor = dueAt;
+    if (dueAt === Infinity) return;
+    this.handle = setTimeout(() => this.fireDue(), Math.min(Math.max(dueAt - Date.now(), 0), MAX_TIMEOUT_MS));
+  }
+
+  private fireDue(): void {
+    this.handle = undefined;
+    this.armedFor = Infinity;
+    try {
+      this.queue.fireDue(Date.now());
+    } finally {
+      this.arm();
+    }
+  }
 }

@@ -1,7 +1,7 @@
-// The embedded engine's wall clock: one heap of callbacks behind one Node timer.
+// The embedded engine's clocks: one heap of callbacks each, behind one Node timer for the wall clock.
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { RealClock } from '../../workers/embedded-engine/clock';
+import { RealClock, VirtualClock } from '../../workers/embedded-engine/clock';
 
 describe('RealClock', function () {
   let clock: RealClock;
@@ -95,5 +95,30 @@ describe('RealClock', function () {
     clock.schedule(clock.now() + 20, { fire: () => fired.push('kept') });
     await sleep(70);
     assert.deepEqual(fired, ['kept']);
+  });
+});
+
+describe('VirtualClock', function () {
+  it('fires what is due in order, skips what an earlier callback cancelled, and leaves what a callback schedules for the next move', function () {
+    const clock = new VirtualClock(0);
+    const fired: string[] = [];
+    clock.schedule(20, { fire: () => fired.push('b') });
+    clock.schedule(10, {
+      fire: () => {
+        fired.push('a');
+        clock.cancel(victim);
+        clock.schedule(0, { fire: () => fired.push('scheduled while firing') });
+      },
+    });
+    const victim = clock.schedule(20, { fire: () => fired.push('victim') });
+    clock.schedule(30, { fire: () => fired.push('later') });
+    assert.equal(clock.nextDueAt(), 10);
+    clock.moveTo(25);
+    assert.deepEqual(fired, ['a', 'b']);
+    // Scheduled in the past, it is due at once: the next move fires it first.
+    assert.equal(clock.nextDueAt(), 25);
+    clock.moveTo(30);
+    assert.deepEqual(fired, ['a', 'b', 'scheduled while firing', 'later']);
+    assert.equal(clock.nextDueAt(), undefined);
   });
 });
