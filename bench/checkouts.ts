@@ -7,10 +7,11 @@
 // connections, each reporting its median round as its maximum rate; then Kasi again at half its
 // maximum rate (a steady open loop, latency from each request's due time: steadyLoad in load.ts)
 // for HALF_RATE_RUNS runs of SECONDS, whose median p99 counts; every run is printed. Medians,
-// because this 2-core virtual machine is shared: another tenant's burst (seen as CPU steal) can
-// stall every process on it, load generator included, for a tenth of a second or more, which
-// lands on whichever round or run is under way. Target: at least 50% of the bare server's
-// throughput, p99 under 50 ms at half the maximum rate.
+// because one event can land on whichever round or run is under way: on this shared 2-core
+// virtual machine, another tenant's burst (seen as CPU steal) that stalls every process at once;
+// and in the first half-rate run, the mark-compact the closed-loop rounds' heap growth called for
+// (docs/checkouts.md). Target: at least 50% of the bare server's throughput, p99 under 50 ms at
+// half the maximum rate.
 // Alone: node --import tsx bench/checkouts.ts
 import { createMerchant } from '../db/merchants';
 import { benchDatabase, type BenchDatabase } from './database';
