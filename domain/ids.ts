@@ -1,7 +1,9 @@
 // Object ids: a prefix plus 24 characters of [0-9a-z]. The first 9 characters are the creation
 // millisecond in base 36, so ids sort by creation time and a list's cursor is simply the last id
-// (keyset pagination). Within one millisecond the random tail is incremented, so ids made in one
-// process stay strictly increasing.
+// (keyset pagination). The 15-character tail is random (77 bits). An id made in the same
+// millisecond as the previous one adds a random step of 1 to 36^10 (51 bits) to the previous tail,
+// so ids made in one process stay strictly increasing and still no id can be guessed from a
+// neighbour: the checkout URL is a hosted page's only credential.
 import { randomFillSync } from 'node:crypto';
 
 export const ID_PREFIXES = {
@@ -57,28 +59,40 @@ function randomTail(): number[] {
   return [0, 0, 0].map(() => pool.readUIntBE(randomFrom(CHUNK_BYTES), CHUNK_BYTES) % CHUNK_SPACE);
 }
 
-/** The next tail in order, wrapping to zero after the last. */
-export function incrementTail(tail: readonly number[]): number[] {
-  const next = [...tail];
-  for (let i = next.length - 1; i >= 0; i--) {
-    next[i] = (next[i]! + 1) % CHUNK_SPACE;
-    if (next[i] !== 0) break;
+/**
+ * `tail` plus `step` (both three base-36^5 chunks, the carry moving left); undefined when the sum
+ * leaves the tail's range.
+ */
+export function addToTail(tail: readonly number[], step: readonly number[]): number[] | undefined {
+  const sum = [...tail];
+  let carry = 0;
+  for (let i = sum.length - 1; i >= 0; i--) {
+    const chunk = sum[i]! + step[i]! + carry;
+    sum[i] = chunk % CHUNK_SPACE;
+    carry = chunk >= CHUNK_SPACE ? 1 : 0;
   }
-  return next;
+  return carry === 0 ? sum : undefined;
+}
+
+/** A random step of at least 1 and below 36^10, in the tail's two low chunks. */
+function randomStep(): number[] {
+  const [, high, low] = randomTail();
+  return high === 0 && low === 0 ? [0, 0, 1] : [0, high!, low!];
 }
 
 const base36 = (value: number, width: number) => value.toString(36).padStart(width, '0');
 
 /** A new id for an object of this kind, created at `nowMillis`. */
 export function newId(kind: IdKind, nowMillis: number = Date.now()): string {
-  let tail: number[];
+  let tail: number[] | undefined;
   if (nowMillis <= lastMillis) {
-    // Same (or an earlier, clock stepped back) millisecond: keep increasing from the last id.
+    // Same (or an earlier, clock stepped back) millisecond: keep increasing from the last id; a
+    // tail that would overflow moves on to the next millisecond instead (about once in 2^26 ids).
     nowMillis = lastMillis;
-    tail = incrementTail(lastTail);
-  } else {
-    tail = randomTail();
+    tail = addToTail(lastTail, randomStep());
+    if (tail === undefined) nowMillis += 1;
   }
+  tail ??= randomTail();
   lastMillis = nowMillis;
   lastTail = tail;
   return `${ID_PREFIXES[kind]}_${base36(nowMillis % TIME_SPACE, 9)}${tail.map((chunk) => base36(chunk, 5)).join('')}`;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { newId, idPattern, incrementTail, randomHex, CURSOR_PATTERN } from '../../domain/ids';
+import { newId, idPattern, addToTail, randomHex, CURSOR_PATTERN } from '../../domain/ids';
 import { colomboMonth } from '../../domain/time';
 import { formatRupees, centsFromDb } from '../../domain/money';
 import { normaliseSriLankanMobile, normaliseSriLankanPhone } from '../../domain/phone';
@@ -23,11 +23,25 @@ describe('domain: ids', () => {
     assert.equal(new Set(same).size, same.length);
   });
 
-  it('carries the tail across its parts when incrementing, and wraps after the last', () => {
+  it('ids made in one millisecond are a random step apart, never a guessable neighbour', () => {
+    const at = Date.UTC(2031, 0, 1);
+    const tail = (id: string) => [...id.slice(-15)].reduce((value, digit) => value * 36n + BigInt(parseInt(digit, 36)), 0n);
+    const ids = Array.from({ length: 2000 }, () => newId('checkout', at));
+    const steps = ids.slice(1).map((id, i) => (id.slice(0, -15) === ids[i]!.slice(0, -15) ? tail(id) - tail(ids[i]!) : undefined));
+    const sameMillis = steps.filter((step) => step !== undefined);
+    assert.ok(sameMillis.length >= 1998, 'an overflow into the next millisecond is rare');
+    assert.ok(sameMillis.every((step) => step > 1000n), 'no id within 1,000 of the one before');
+    assert.equal(new Set(sameMillis).size, sameMillis.length, 'no two equal steps');
+    const median = [...sameMillis].sort((x, y) => (x < y ? -1 : 1))[sameMillis.length >> 1]!;
+    assert.ok(median > 2n ** 48n && median < 36n ** 10n, `median step ${median}`);
+  });
+
+  it('adds a step to the tail with the carry across its parts, and says when it overflows', () => {
     const top = 36 ** 5 - 1;
-    assert.deepEqual(incrementTail([3, 4, 5]), [3, 4, 6]);
-    assert.deepEqual(incrementTail([3, top, top]), [4, 0, 0]);
-    assert.deepEqual(incrementTail([top, top, top]), [0, 0, 0]);
+    assert.deepEqual(addToTail([3, 4, 5], [0, 0, 1]), [3, 4, 6]);
+    assert.deepEqual(addToTail([3, top, top], [0, 0, 1]), [4, 0, 0]);
+    assert.deepEqual(addToTail([3, top, 7], [0, 2, top]), [4, 2, 6]);
+    assert.equal(addToTail([top, top, top], [0, 0, 1]), undefined);
   });
 
   it('draws random hex of the length asked, different each time, across pool refills', () => {
