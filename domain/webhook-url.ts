@@ -3,60 +3,35 @@
 // resolved address, at every send. Test endpoints may also use http on localhost so merchants can
 // develop locally, but only where the operator allows loopback (`allowLoopback`: a local install,
 // see config): on a shared server, loopback is the server's own machine and its admin ports.
-import { BlockList, isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import type { Mode } from './api-keys';
 
-const internal = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8], // "this network"
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10], // carrier-grade NAT
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16], // link-local, cloud metadata
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, broadcast
-] as const) {
-  internal.addSubnet(network, prefix, 'ipv4');
-}
-for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['64:ff9b::', 96], // NAT64 of any IPv4
-  ['100::', 64],
-  ['2001:db8::', 32],
-  ['fc00::', 7], // unique local
-  ['fe80::', 10], // link-local
-  ['ff00::', 8], // multicast
-] as const) {
-  internal.addSubnet(network, prefix, 'ipv6');
+/**
+ * The address as ipaddr.js parses it, an IPv4 address carried in IPv6 as the IPv4 address it is:
+ * IPv4-mapped (::ffff:a.b.c.d) and the deprecated IPv4-compatible ::a.b.c.d, which ipaddr.js
+ * calls unicast when written in hex (::7f00:1) though it routes to 127.0.0.1 on some stacks.
+ */
+function parsed(address: string): ipaddr.IPv4 | ipaddr.IPv6 {
+  const ip = ipaddr.parse(address);
+  if (!(ip instanceof ipaddr.IPv6)) return ip;
+  if (ip.isIPv4MappedAddress()) return ip.toIPv4Address();
+  const [a, b, c, d, e, f, g, h] = ip.parts as [number, number, number, number, number, number, number, number];
+  const compatible = (a | b | c | d | e | f) === 0 && (g !== 0 || h > 1); // ::/96, but :: and ::1
+  return compatible ? ipaddr.fromByteArray([g >> 8, g & 0xff, h >> 8, h & 0xff]) : ip;
 }
 
-const loopback = new BlockList();
-loopback.addSubnet('127.0.0.0', 8, 'ipv4');
-loopback.addAddress('::1', 'ipv6');
-
-/** IPv4-mapped IPv6 (::ffff:10.0.0.1) is checked as the IPv4 address it is. */
-function unmapped(address: string): { address: string; family: 'ipv4' | 'ipv6' } {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return { address: mapped[1] as string, family: 'ipv4' };
-  return { address, family: isIP(address) === 6 ? 'ipv6' : 'ipv4' };
-}
-
+/**
+ * Only global unicast may receive a webhook. Every special-purpose range of the IANA registries
+ * as ipaddr.js classifies them (private, loopback, link-local, carrier-grade NAT, documentation,
+ * benchmarking, multicast, and the IPv6 transition forms 6to4, Teredo and NAT64, which can carry
+ * an internal IPv4 address) is internal.
+ */
 export function isInternalAddress(address: string): boolean {
-  const a = unmapped(address);
-  return internal.check(a.address, a.family);
+  return parsed(address).range() !== 'unicast';
 }
 
 function isLoopbackAddress(address: string): boolean {
-  const a = unmapped(address);
-  return loopback.check(a.address, a.family);
+  return parsed(address).range() === 'loopback';
 }
 
 const LOCAL_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -75,7 +50,7 @@ export function webhookUrlProblem(raw: string, mode: Mode, allowLoopback: boolea
     return mode === 'live' || !allowLoopback ? 'Must use https.' : 'Must use https (test endpoints may use http on localhost).';
   }
   const literal = url.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(literal) && !addressAllowed(literal, mode, allowLoopback)) return 'Must not be a loopback, private, link-local or other internal address.';
+  if (ipaddr.isValid(literal) && !addressAllowed(literal, mode, allowLoopback)) return 'Must not be a loopback, private, link-local or other internal address.';
   return null;
 }
 
