@@ -1,6 +1,7 @@
 // The service's configuration, read once from the environment (names are a fixed contract: see
 // DESIGN.md). Everything else receives a Config rather than reading process.env itself.
 import path from 'node:path';
+import { CHECKOUT_LIFETIME_MS } from '../domain/checkout-rules';
 import { loadPlans, type Plan } from './plans';
 import { loadSecretKey } from './secret-key';
 
@@ -27,6 +28,11 @@ export interface Config {
   plans: Record<string, Plan>;
   /** Encrypts stored secrets; read on first use (see config/secret-key.ts). */
   secretKey(): Buffer;
+  /**
+   * How long a new checkout stays open: the spec's 30 minutes. KASI_CHECKOUT_LIFETIME_MS changes it
+   * only so an end-to-end test on a real Temporal server sees an expiry in seconds.
+   */
+  checkoutLifetimeMs: number;
   /** A webhook attempt that has no answer after this long counts as failed. */
   webhookTimeoutMs: number;
   /**
@@ -84,6 +90,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     plans: loadPlans(env.KASI_PLANS_FILE || undefined),
     secretKey: () => (secretKey ??= loadSecretKey(env.KASI_SECRET_KEY || undefined, dataDir)),
+    checkoutLifetimeMs: integer(env, 'KASI_CHECKOUT_LIFETIME_MS', CHECKOUT_LIFETIME_MS),
     webhookTimeoutMs: integer(env, 'KASI_WEBHOOK_TIMEOUT_MS', 10_000),
     webhookAllowLoopback: env.KASI_WEBHOOK_ALLOW_LOOPBACK
       ? env.KASI_WEBHOOK_ALLOW_LOOPBACK === 'true'

@@ -1,8 +1,12 @@
 // A @temporalio/worker Worker on the project's task queue, shared by `npm run worker` and by
-// `npm start` when TEMPORAL_ADDRESS is set.
-import type { ActivityFunction } from '@temporalio/common';
-import { NativeConnection, Worker } from '@temporalio/worker';
+// `npm start` when TEMPORAL_ADDRESS is set; and the client-side port beside it, for activities
+// that start or signal workflows.
+import { Client, Connection } from '@temporalio/client';
+import { IllegalStateError, type ActivityFunction } from '@temporalio/common';
+import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { TASK_QUEUE } from '../orchestration/ids';
+import type { OrchestrationPort } from '../orchestration/port';
+import { createTemporalPort } from '../orchestration/temporal';
 import { bundleWorkflows } from './embedded-engine/workflow-bundle';
 
 export interface TemporalWorkerOptions {
@@ -13,7 +17,22 @@ export interface TemporalWorkerOptions {
   taskQueue?: string;
 }
 
+/**
+ * The SDK's runtime, without its own SIGINT/SIGTERM handlers: by default it shuts every worker
+ * down on a signal by itself, before `npm start` has closed its HTTP server, and the process's own
+ * orderly stop then finds the worker already draining (IllegalStateError, exit 1). The process
+ * that runs a worker stops it. Left as it is when something in this process made one already.
+ */
+function installRuntime(): void {
+  try {
+    Runtime.install({ shutdownSignals: [] });
+  } catch (err) {
+    if (!(err instanceof IllegalStateError)) throw err;
+  }
+}
+
 export async function createTemporalWorker(options: TemporalWorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
+  installRuntime();
   const connection = await NativeConnection.connect({ address: options.address });
   const bundle = await bundleWorkflows(options.workflowsPath);
   const worker = await Worker.create({
@@ -24,4 +43,11 @@ export async function createTemporalWorker(options: TemporalWorkerOptions): Prom
     activities: options.activities,
   });
   return { worker, connection };
+}
+
+/** The orchestration port over a Temporal Client on its own connection. */
+export async function connectTemporalPort(options: { address: string; namespace?: string }): Promise<{ port: OrchestrationPort; client: Client; close(): Promise<void> }> {
+  const connection = await Connection.connect({ address: options.address });
+  const client = new Client({ connection, namespace: options.namespace ?? 'default' });
+  return { port: createTemporalPort(client, TASK_QUEUE), client, close: () => connection.close() };
 }

@@ -1,32 +1,29 @@
 // `npm run worker`: one more Temporal worker for the project's task queue, to scale out beside
-// `npm start`. Needs TEMPORAL_ADDRESS; the activities come from their factories in activities/
-// as the business issues add them.
+// `npm start`. Needs TEMPORAL_ADDRESS; it registers every activity with the same dependencies as
+// `npm start` (see activity-dependencies.ts), so any worker can take any task.
 import path from 'node:path';
-import type { ActivityFunction } from '@temporalio/common';
+import { loadConfig } from '../config';
+import { createLogger } from '../config/logger';
 import { TASK_QUEUE } from '../orchestration/ids';
+import { openWorkerActivities } from './activity-dependencies';
 import { createTemporalWorker } from './temporal-worker';
 
-/** The activities every worker registers, built from factories that receive their dependencies. */
-export async function buildActivities(): Promise<Record<string, ActivityFunction>> {
-  return {};
-}
-
 async function main(): Promise<void> {
-  const address = process.env.TEMPORAL_ADDRESS;
+  const config = loadConfig();
+  const address = config.temporalAddress;
   if (!address) {
     console.error('npm run worker needs TEMPORAL_ADDRESS (a Temporal frontend, e.g. localhost:7233). Without Temporal, `npm start` runs the embedded engine in its own process.');
     process.exit(2);
   }
-  const { worker, connection } = await createTemporalWorker({
-    address,
-    namespace: process.env.TEMPORAL_NAMESPACE,
-    workflowsPath: path.resolve(__dirname, '../workflows/index.ts'),
-    activities: await buildActivities(),
-  });
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => worker.shutdown());
-  console.log(`worker polling task queue ${TASK_QUEUE} on ${address}`);
+  const log = createLogger(config.logLevel);
+  const { activities, close } = await openWorkerActivities({ ...config, temporalAddress: address }, log);
+  const { worker, connection } = await createTemporalWorker({ address, namespace: config.temporalNamespace, workflowsPath: path.resolve(__dirname, '../workflows/index.ts'), activities });
+  // `on`, not `once`: a terminal's Ctrl-C arrives more than once (npm and tsx relay it too).
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => worker.getState() === 'RUNNING' && worker.shutdown());
+  console.log(`worker polling task queue ${TASK_QUEUE} on ${address} (namespace ${config.temporalNamespace}) with ${Object.keys(activities).length} activities`);
   await worker.run();
   await connection.close();
+  await close();
 }
 
 main().catch((err: unknown) => {

@@ -1,6 +1,6 @@
 // Checkouts: POST /v1/checkouts (secret or publishable key) and GET /v1/checkouts/{id}.
 import { DEFAULT_PLAN } from '../../config/plans';
-import { amountInRange, CHECKOUT_LIFETIME_MS, orderFromLineItems, returnUrlProblem, summariseLineItems, type LineItemInput } from '../../domain/checkout-rules';
+import { amountInRange, orderFromLineItems, returnUrlProblem, summariseLineItems, type LineItemInput } from '../../domain/checkout-rules';
 import { ApiError, type FieldError } from '../../domain/errors';
 import { idPattern, newId } from '../../domain/ids';
 import type { Locale } from '../../domain/locale';
@@ -109,7 +109,7 @@ export const checkoutRoutes = [
           success_url: body.successUrl ?? null,
           cancel_url: body.cancelUrl ?? null,
           save_card: body.saveCard ?? false,
-          expires_at: new Date(now.getTime() + CHECKOUT_LIFETIME_MS),
+          expires_at: new Date(now.getTime() + config.checkoutLifetimeMs),
         },
       );
       // The answer is recorded with the key in the write itself, so it is made first.
