@@ -5,6 +5,7 @@ import { KEY_KINDS, MODES, PERMISSIONS, type KeyKind, type Mode, type Permission
 import { accountView, findAccount, updateAccount, type AccountChanges } from '../db/accounts';
 import { apiKeyView, createApiKey, revokeApiKey } from '../db/api-keys';
 import { migrate } from '../db/connection';
+import { accountNameProblem } from '../domain/account-rules';
 import { createMerchant } from '../db/merchants';
 import { PUBLIC_EVENT_TYPES } from '../domain/event-types';
 import { createWebhookEndpoint, rotateWebhookSecret, updateWebhookEndpoint, webhookEndpointView, type WebhookEndpointRow } from '../db/webhook-endpoints';
@@ -27,6 +28,8 @@ export interface CommandInput {
 export interface CommandOutput {
   json: unknown;
   text: string;
+  /** Set when the command ran but what it tried failed: printed to stderr, exit code 1. */
+  failure?: string;
 }
 
 type Command = (input: CommandInput) => Promise<CommandOutput>;
@@ -91,7 +94,9 @@ export const commands: Record<string, Command> = {
 
   async 'merchant create'(input) {
     const name = option(input, 'name');
-    if (!name?.trim()) throw new UsageError('--name is required');
+    if (name === undefined) throw new UsageError('--name is required');
+    const nameProblem = accountNameProblem(name);
+    if (nameProblem) throw new UsageError(`--name ${nameProblem}`);
     if (input.args.length) throw new UsageError(`unexpected arguments: ${input.args.join(' ')}`);
     const { account, keys } = await createMerchant(input.db, { name: name.trim(), plan: planOption(input), now: input.now });
     const lines = Object.entries(keys).map(([k, v]) => `  ${k}: ${v}`);
@@ -158,6 +163,7 @@ export const commands: Record<string, Command> = {
 
   async 'webhook list'(input) {
     const accountId = argument(input, 'accountId');
+    if (!(await findAccount(input.db, accountId))) throw new Error(`no account ${accountId}`);
     const rows = (await input.db('webhook_endpoints').where({ account_id: accountId }).orderBy('id', 'desc')) as WebhookEndpointRow[];
     const list = rows.map((r) => ({ id: r.id, url: r.url, mode: r.mode, enabled: r.enabled }));
     return { json: list, text: list.length ? list.map((e) => `${e.id}  ${e.mode}  ${e.enabled ? 'enabled ' : 'disabled'}  ${e.url}`).join('\n') : 'no webhook endpoints' };
@@ -203,7 +209,9 @@ export const commands: Record<string, Command> = {
     const { delivered } = await activities.attemptWebhookDelivery(delivery.id, { manual: true });
     const attempt = (await input.db('webhook_attempts').where({ delivery_id: delivery.id }).first()) as WebhookAttemptRow;
     const view = { ...webhookAttemptView(attempt), delivered };
-    return { json: view, text: `test.ping to ${endpoint.url}: ${delivered ? 'delivered' : 'failed'} (${attempt.status_code ?? attempt.error}, ${attempt.latency_ms} ms)` };
+    const text = `test.ping to ${endpoint.url}: ${delivered ? 'delivered' : 'failed'} (${attempt.status_code ?? attempt.error}, ${attempt.latency_ms} ms)`;
+    // The attempt is printed either way (it is the answer); a ping that failed exits 1.
+    return { json: view, text, failure: delivered ? undefined : text };
   },
 
   async 'key revoke'(input) {

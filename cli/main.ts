@@ -55,7 +55,9 @@ async function main(argv: string[]): Promise<number> {
     db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 2 });
     const out = await command({ db: db.knex, config, args: group === 'migrate' ? [verb, ...args].filter((a): a is string => !!a) : args, options: values, now: new Date() });
     process.stdout.write(values.json ? `${JSON.stringify(out.json)}\n` : `${out.text}\n`);
-    return 0;
+    if (out.failure === undefined) return 0;
+    process.stderr.write(`kasi: ${out.failure}\n`);
+    return 1;
   } catch (err) {
     if (err instanceof UsageError) {
       process.stderr.write(`kasi: ${err.message}\n\n${USAGE}`);

@@ -21,8 +21,15 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/**
+ * knex's own warnings (a failed connection attempt, with its stack) go to stderr as one line:
+ * knex prints them on stdout by default, which breaks `kasi --json` and the server's JSON log.
+ * The error itself still reaches the caller.
+ */
+const knexLog = (line: unknown) => process.stderr.write(`knex: ${String(line).split('\n')[0]}\n`);
+
 export function connect(url: string, poolMax = 10): Knex {
-  return knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: poolMax } });
+  return knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: poolMax }, log: { warn: knexLog, error: knexLog, deprecate: knexLog, debug: knexLog } });
 }
 
 export async function migrate(knex: Knex): Promise<string[]> {

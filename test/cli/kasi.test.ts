@@ -23,8 +23,12 @@ describe('kasi CLI', () => {
   after(() => api.close());
 
   async function kasi(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+    return kasiWith({ DATABASE_URL: databaseUrl }, ...args);
+  }
+
+  async function kasiWith(env: Record<string, string>, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
     try {
-      const { stdout, stderr } = await run(bin, args, { env: { ...process.env, DATABASE_URL: databaseUrl, KASI_SECRET_KEY: TEST_SECRET_KEY } });
+      const { stdout, stderr } = await run(bin, args, { env: { ...process.env, KASI_SECRET_KEY: TEST_SECRET_KEY, ...env } });
       return { stdout, stderr, code: 0 };
     } catch (err) {
       const e = err as { stdout: string; stderr: string; code: number };
@@ -109,6 +113,16 @@ describe('kasi CLI', () => {
     const unknown = await kasi('merchant', 'activate', 'acct_000000000000000000000000');
     assert.equal(unknown.code, 1);
     assert.match(unknown.stderr, /no account/);
+    const longName = await kasi('merchant', 'create', '--name', 'x'.repeat(121), '--json');
+    assert.equal(longName.code, 2);
+    assert.match(longName.stderr, /--name must be at most 120 characters/);
+    assert.equal(longName.stdout, '');
+    assert.equal((await kasi('merchant', 'create', '--name', '   ')).code, 2);
+    assert.equal((await json('merchant', 'create', '--name', 'ශ්‍රී'.repeat(24))).accountId.slice(0, 5), 'acct_', '120 characters are accepted');
+    const noAccount = await kasi('webhook', 'list', 'acct_000000000000000000000000', '--json');
+    assert.equal(noAccount.code, 1);
+    assert.equal(noAccount.stdout, '');
+    assert.match(noAccount.stderr, /no account acct_000000000000000000000000/);
     const nothing = await kasi('frobnicate');
     assert.equal(nothing.code, 2);
     assert.match(nothing.stderr, /usage: kasi/);
@@ -153,6 +167,27 @@ describe('kasi CLI', () => {
     } finally {
       await receiver.close();
     }
+  });
+
+  it('a database it cannot reach: one line on stderr, nothing on stdout, exit code 1', async () => {
+    const res = await kasiWith({ DATABASE_URL: 'postgres://kasi@127.0.0.1:1/kasi' }, 'webhook', 'list', 'acct_000000000000000000000000', '--json');
+    assert.equal(res.code, 1);
+    assert.equal(res.stdout, '');
+    assert.match(res.stderr, /^kasi: connect ECONNREFUSED 127\.0\.0\.1:1$/m);
+    assert.doesNotMatch(res.stderr, /\n\s+at /, 'no stack trace');
+  });
+
+  it('a ping that does not reach its endpoint prints the attempt and exits 1', async () => {
+    const { accountId } = await json('merchant', 'create', '--name', 'Unreachable');
+    const closed = await startReceiver();
+    await closed.close();
+    const added = await json('webhook', 'add', accountId, '--url', closed.url, '--mode', 'test');
+    const res = await kasi('webhook', 'ping', added.id, '--json');
+    assert.equal(res.code, 1);
+    const attempt = JSON.parse(res.stdout);
+    assert.equal(attempt.delivered, false);
+    assert.equal(attempt.statusCode, null);
+    assert.match(res.stderr, /^kasi: test\.ping to .*: failed/);
   });
 
   it('migrate reports an up-to-date database', async () => {
