@@ -4,6 +4,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../config';
 import { openDatabase, type Database } from '../db/connection';
+import { checkSecretKey, serverWebhookLoopbackRule } from '../db/installation';
 import { commands, UsageError } from './commands';
 
 const USAGE = `usage: kasi <command> [--json]
@@ -49,11 +50,16 @@ async function main(argv: string[]): Promise<number> {
     (values.help ? process.stdout : process.stderr).write(USAGE);
     return values.help ? 0 : 2;
   }
-  const config: Config = loadConfig();
+  let config: Config = loadConfig();
   let db: Database | undefined;
   try {
     db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 2 });
-    const out = await command({ db: db.knex, config, args: group === 'migrate' ? [verb, ...args].filter((a): a is string => !!a) : args, options: values, now: new Date() });
+    const now = new Date();
+    // The CLI seals webhook secrets the server opens: one key, and the server's loopback rule.
+    await checkSecretKey(db.knex, config.secretKey(), now);
+    const loopback = await serverWebhookLoopbackRule(db.knex);
+    if (loopback !== undefined) config = { ...config, webhookAllowLoopback: loopback };
+    const out = await command({ db: db.knex, config, args: group === 'migrate' ? [verb, ...args].filter((a): a is string => !!a) : args, options: values, now });
     process.stdout.write(values.json ? `${JSON.stringify(out.json)}\n` : `${out.text}\n`);
     if (out.failure === undefined) return 0;
     process.stderr.write(`kasi: ${out.failure}\n`);

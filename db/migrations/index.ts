@@ -7,6 +7,7 @@ import * as checkouts from './003-checkouts';
 import * as webhooks from './004-webhooks';
 import * as paymentIndexes from './005-payment-indexes';
 import * as keyChanges from './006-key-changes';
+import * as installation from './007-installation';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -20,6 +21,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['004-webhooks', webhooks],
   ['005-payment-indexes', paymentIndexes],
   ['006-key-changes', keyChanges],
+  ['007-installation', installation],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

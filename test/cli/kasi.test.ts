@@ -8,6 +8,7 @@ import { startApi, TEST_SECRET_KEY, type TestApi } from '../support/api';
 import { eventually } from '../support/eventually';
 import { verifyWebhook } from '../../sdk';
 import { startReceiver } from '../webhooks/receiver';
+import { recordWebhookLoopbackRule } from '../../db/installation';
 
 const run = promisify(execFile);
 const bin = path.resolve(__dirname, '../../bin/kasi');
@@ -188,6 +189,31 @@ describe('kasi CLI', () => {
     assert.equal(attempt.delivered, false);
     assert.equal(attempt.statusCode, null);
     assert.match(res.stderr, /^kasi: test\.ping to .*: failed/);
+  });
+
+  it('refuses to run with a secret key other than the one the database\'s secrets are sealed with', async () => {
+    await json('migrate'); // the installation's key is recorded by its first user
+    const otherKey = Buffer.alloc(32, 9).toString('base64');
+    const res = await kasiWith({ DATABASE_URL: databaseUrl, KASI_SECRET_KEY: otherKey }, 'merchant', 'create', '--name', 'Wrong Key', '--json');
+    assert.equal(res.code, 1);
+    assert.equal(res.stdout, '');
+    assert.match(res.stderr, /secret key \(fingerprint [0-9a-f]{16}\) is not the one this database's secrets are sealed with \(fingerprint [0-9a-f]{16}\)/);
+    assert.match(res.stderr, /KASI_SECRET_KEY/);
+    assert.equal((await api.knex('accounts').where({ name: 'Wrong Key' })).length, 0);
+  });
+
+  it('applies the webhook loopback rule the server recorded, not one from its own environment', async () => {
+    const { accountId } = await json('merchant', 'create', '--name', 'Loopback Rule');
+    await recordWebhookLoopbackRule(api.knex, false, new Date());
+    try {
+      // The CLI's own environment (no PUBLIC_BASE_URL: a local install) would allow loopback.
+      const refused = await kasi('webhook', 'add', accountId, '--url', 'http://127.0.0.1:9/hook', '--mode', 'test');
+      assert.equal(refused.code, 1);
+      assert.match(refused.stderr, /Must use https\./);
+    } finally {
+      await recordWebhookLoopbackRule(api.knex, true, new Date());
+    }
+    assert.equal((await kasi('webhook', 'add', accountId, '--url', 'http://127.0.0.1:9/hook', '--mode', 'test')).code, 0);
   });
 
   it('migrate reports an up-to-date database', async () => {
