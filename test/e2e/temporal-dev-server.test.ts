@@ -5,7 +5,7 @@
 // and both workflows found in the Temporal Web UI by the account's search attribute (a screenshot
 // is kept under test-artifacts/). Skipped, saying why, without the Temporal CLI or chromium.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -208,6 +208,14 @@ describe("Kasi on Temporal's development server, with a separate worker (end to 
       });
       assert.ok(pollers.includes(`${service!.process.pid}@${os.hostname()}`), 'the service polls too');
     }
+    // The worker container's healthcheck in docker-compose.yml agrees.
+    const health = spawnSync(process.execPath, ['--import', 'tsx', 'workers/worker-health.ts'], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, TEMPORAL_ADDRESS: temporal!.address, TEMPORAL_NAMESPACE: temporal!.namespace },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    assert.equal(health.status, 0, health.stderr);
   });
 
   it('a checkout paid in chromium through the hosted page and the sandbox completes, and its webhook arrives signed', async () => {
