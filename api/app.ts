@@ -16,6 +16,7 @@ import { errorPage } from './docs/error-page';
 import { referencePage } from './docs/reference-page';
 import { openApiDocument } from './openapi/document';
 import { checkoutPagesRouter } from './pages/checkout';
+import { fontsRouter } from './pages/fonts';
 import type { ApiState } from './platform/context';
 import { cors } from './platform/cors';
 import { errorHandler } from './platform/errors';
@@ -76,6 +77,7 @@ export function createApp(deps: AppDeps): App {
   // API paths start with /v1/; the pages never do, so an API request skips their routers.
   const pageRouters = chain([
     pages.routes(),
+    fontsRouter().routes(),
     checkoutPagesRouter({ db: deps.db, clock, config, orchestration: deps.orchestration, processors }).routes(),
     // The sandbox processor's own pages (a live processor's pages live on its own site).
     sandboxRouter({ db: deps.db, clock }).routes(),

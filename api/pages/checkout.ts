@@ -20,6 +20,7 @@ import { WorkflowClosedError, WorkflowNotFoundError } from '../../orchestration/
 import { workflowIdFor } from '../../orchestration/ids';
 import type { Processors } from '../../processor';
 import { escapeHtml, htmlDocument } from '../docs/html';
+import { FONT_FACE_CSS, SCRIPT_FONT_FAMILIES } from './fonts';
 import { readForm } from './form';
 import { declineKey, LANGUAGE_NAMES, say, type MessageKey } from './messages';
 
@@ -47,7 +48,8 @@ interface FormState {
   reason?: Reason;
 }
 
-const PAGE_CSS = `body{font:17px/1.5 system-ui,"Noto Sans Sinhala","Noto Sans Tamil",sans-serif;margin:0;background:#f6f7f9;color:#16181d}
+const PAGE_CSS = `${FONT_FACE_CSS}
+body{font:17px/1.5 ${SCRIPT_FONT_FAMILIES},system-ui,sans-serif;margin:0;background:#f6f7f9;color:#16181d}
 main{max-width:32rem;margin:0 auto;padding:1rem}
 .panel{background:#fff;border:1px solid #c5cad3;border-radius:10px;padding:1rem;margin-top:1rem}
 .test{background:#fff4ce;border:1px solid #7a5d00;border-radius:6px;padding:.4rem .6rem;margin:0}

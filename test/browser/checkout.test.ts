@@ -230,4 +230,29 @@ describe('hosted checkout in a browser', function () {
     await first.context().close();
     await second.context().close();
   });
+
+  it('renders Sinhala and Tamil pages in the served Noto fonts, not empty boxes', async () => {
+    const c = await checkout();
+    const path = new URL(c.url).pathname;
+    for (const [locale, family] of [['si', 'Noto Sans Sinhala'], ['ta', 'Noto Sans Tamil']] as const) {
+      const page = await newPage();
+      await page.goto(`${api.url}/${locale}${path}`);
+      // The face loads once text needs it (font-display: swap); wait for that load, then read.
+      await page.waitForFunction((f) => [...(globalThis as any).document.fonts].some((face: any) => face.family === f && face.status === 'loaded'), family, { timeout: 5000 });
+      // What the renderer drew the heading with (DevTools' "Rendered fonts"): a web font of that family.
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('DOM.enable');
+      await cdp.send('CSS.enable');
+      const { root } = await cdp.send('DOM.getDocument');
+      const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: 'h1' });
+      const { fonts } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
+      const web = fonts.filter((f) => f.isCustomFont).map((f) => f.familyName);
+      assert.ok(web.includes(family), `${locale}: rendered with ${JSON.stringify(fonts)}`);
+      const font = await page.request.get(`${api.url}/assets/fonts/${family.toLowerCase().replaceAll(' ', '-')}-${locale === 'si' ? 'sinhala' : 'tamil'}-400-normal.woff2`);
+      assert.equal(font.status(), 200);
+      assert.equal(font.headers()['content-type'], 'font/woff2');
+      await page.context().close();
+    }
+    assert.equal((await fetch(`${api.url}/assets/fonts/secret.key`)).status, 404, 'only the declared font files are served');
+  });
 });
