@@ -241,7 +241,9 @@ ${cancel}`, state.reason);
         attempt += 1;
         Object.assign(patch, { status: 'processing', attempts: attempt, failure_message: null, failure_code: null });
       }
-      await trx('payments').where({ id: payment.id }).update(patch);
+      // Pay pressed again while the attempt is with the processor, with nothing new to keep: the
+      // same processor session is opened again below, which shows where the payment stands.
+      if (Object.keys(patch).length > 0) await trx('payments').where({ id: payment.id }).update(patch);
       return { attempt };
     });
     if (outcome === 'not_open') return message(ctx, locale, view, 409, 'notOpenTitle', 'notOpenText', 'not_open');

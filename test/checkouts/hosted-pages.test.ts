@@ -1,0 +1,39 @@
+// The hosted checkout pages over plain HTTP: what a shopper (or anyone else) can do to them.
+import assert from 'node:assert/strict';
+import { startApiWithMerchant, ik, type TestApi } from '../support/api';
+import type { MerchantKeys } from '../../db/merchants';
+import { absolute, get, postForm } from './hosted-flow';
+
+const DETAILS = { name: 'Nimal Perera', email: 'nimal@example.com', phone: '077 123 4567' };
+const APPROVED = { number: '5123450000000008', expiry: '01/39', cvv: '100' };
+
+describe('hosted checkout pages', () => {
+  let api: TestApi;
+  let keys: MerchantKeys;
+
+  before(async () => ({ api, keys } = await startApiWithMerchant()));
+  after(() => api.close());
+
+  const open = async () => (await api.request('/v1/checkouts', { key: keys.sk_test, idempotencyKey: ik(), body: { amountCents: 350000, description: 'Tea' } })).body;
+
+  it('Pay pressed again while the attempt is with the processor resumes the same processor session', async () => {
+    const c = await open();
+    const first = await postForm(`${c.url}/pay`, DETAILS);
+    assert.equal(first.status, 303);
+    // Back on the checkout page (the browser's back button), Pay again with nothing new.
+    const again = await postForm(`${c.url}/pay`, {});
+    assert.equal(again.status, 303, again.text);
+    assert.equal(again.location, first.location, 'the same processor session');
+    const payment = (await api.request(`/v1/checkouts/${c.id}`, { key: keys.sk_test })).body.payment;
+    assert.equal(payment.status, 'processing');
+    // Once the card is approved there, the session sends the shopper back to where the payment stands.
+    const session = new URL(absolute(api, first.location as string));
+    const card = await postForm(`${session.origin}${session.pathname}/card${session.search}`, APPROVED);
+    await postForm(absolute(api, card.location as string), { result: 'pass' });
+    const third = await postForm(`${c.url}/pay`, {});
+    assert.equal(third.status, 303);
+    const back = await get(absolute(api, third.location as string));
+    assert.equal(back.status, 303);
+    assert.match(back.location as string, /\/return\?attempt=1$/);
+  });
+});
