@@ -1,6 +1,7 @@
 // The whole service in one process: orchestration (Temporal, or the embedded engine), the
 // activities, and the HTTP API. `npm start` runs it on the real clock; tests run it on the
-// embedded engine's virtual clock, which the API then reads too, so both sides agree on "now".
+// embedded engine's virtual clock, which the API then reads too, so both sides agree on "now", or
+// on Temporal's time-skipping test server with a clock that follows the server's time.
 import path from 'node:path';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
@@ -35,6 +36,10 @@ export async function startService(options: {
   log: Logger;
   /** Tests: the engine's virtual clock, read by the API and activities as well. */
   engineClock?: EngineClock;
+  /** Tests on a Temporal server that skips time: the server's time, for the API and activities. */
+  clock?: Clock;
+  /** Tests: wraps the port everything in the service uses (to learn which workflows it starts). */
+  wrapPort?: (port: OrchestrationPort) => OrchestrationPort;
   limiter?: RateLimiterAbstract;
   port?: number;
   /** Tests: where webhook host names resolve. */
@@ -42,7 +47,7 @@ export async function startService(options: {
 }): Promise<Service> {
   const { db, config, log } = options;
   const engineClock = options.engineClock;
-  const clock: Clock = engineClock ? { now: () => new Date(engineClock.now()) } : systemClock;
+  const clock: Clock = options.clock ?? (engineClock ? { now: () => new Date(engineClock.now()) } : systemClock);
   // Activities are built before the port they may call; they read it once it exists.
   const started: { port?: OrchestrationPort } = {};
   const activities = createActivities({
@@ -65,7 +70,7 @@ export async function startService(options: {
     log,
     resumers: createResumers({ db, clock }),
   });
-  const port = (started.port = orchestration.port);
+  const port = (started.port = options.wrapPort ? options.wrapPort(orchestration.port) : orchestration.port);
   const webhooks = await startWebhookDispatcher({ db, databaseUrl: options.databaseUrl, port, clock, log });
   const activeKeys = await startActiveKeyCache({ db, databaseUrl: options.databaseUrl, log });
   const http = await listen({ db, config, log, clock, limiter: options.limiter, activeKeys, orchestration: port }, options.port);

@@ -1,9 +1,12 @@
-// The real service (API, activities, workflows on the embedded engine) on an ephemeral port over a
-// fresh database, in virtual time: `clock.advance` moves the engine's clock, firing what falls
-// due, and the API reads the same clock. `request` is a thin fetch wrapper.
+// The real service (API, activities, workflows) on an ephemeral port over a fresh database, in
+// virtual time: `clock.advance` moves time forward, running what falls due, and the API reads the
+// same clock. The workflows run on the embedded engine, or (`engine: 'time-skipping-server'`) on
+// Temporal's own time-skipping test server through a Client and a Worker, where the clock follows
+// the server's time. `request` is a thin fetch wrapper.
 import type { Knex } from 'knex';
 import pino from 'pino';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { temporal } from '@temporalio/proto';
 import { loadConfig, type Config } from '../../config';
 import { connect } from '../../db/connection';
 import { createMerchant, type MerchantKeys } from '../../db/merchants';
@@ -11,9 +14,12 @@ import { updateAccount, type AccountChanges } from '../../db/accounts';
 import type { RunningServer } from '../../api/server';
 import { VirtualClock } from '../../workers/embedded-engine/clock';
 import type { EmbeddedEngine } from '../../workers/embedded-engine/engine';
-import { startService, type Service } from '../../workers/service';
+import { startService, WORKFLOWS_PATH, type Service } from '../../workers/service';
+import { missingToolMessage, toolPath } from '../../workers/tools';
 import type { Resolver } from '../../activities/webhook-http';
 import { freshDatabase, type TestDatabase } from './database';
+import { SERVER_TOLERANCE_MS, startTimeSkippingServer, type TimeSkippingServer } from './time-skipping-server';
+import { replayHistory } from './workflow-env';
 
 export interface TestResponse<T = any> {
   status: number;
@@ -32,24 +38,51 @@ export interface RequestOptions {
   idempotencyKey?: string;
 }
 
-/** Virtual time shared by the API and the workflows. */
-export class TestClock {
-  constructor(
-    readonly virtual: VirtualClock,
-    private readonly engine: () => EmbeddedEngine,
-  ) {}
-  now(): Date {
-    return new Date(this.virtual.now());
-  }
-  /** Moves time forward, running every timer and activity that falls due on the way. */
-  advance(ms: number): Promise<void> {
-    return this.engine().advance(ms);
-  }
-  set(at: Date): Promise<void> {
-    const ms = at.getTime() - this.virtual.now();
-    if (ms < 0) throw new Error('time only moves forward');
-    return this.advance(ms);
-  }
+export type EngineKind = 'embedded' | 'time-skipping-server';
+
+/** Time shared by the API and the workflows. */
+export interface TestClock {
+  now(): Date;
+  /**
+   * Moves time forward, running every timer and activity that falls due on the way, and waits
+   * until what fell due has settled.
+   */
+  advance(ms: number): Promise<void>;
+  set(at: Date): Promise<void>;
+  /**
+   * How late what falls due at an instant may run: 0 on the embedded engine (virtual time stands
+   * still while tasks and activities run); on the server, real milliseconds pass meanwhile.
+   */
+  readonly toleranceMs: number;
+  /** The embedded engine's virtual clock (embedded engine only). */
+  readonly virtual: VirtualClock;
+}
+
+/** The workflows, whichever engine runs them. */
+export interface TestWorkflows {
+  readonly engine: EngineKind;
+  /** The workflow's history, as a server holds it (latest run). */
+  history(workflowId: string): Promise<temporal.api.history.v1.IHistory>;
+  /** Replays the workflow's history on Temporal's Core. */
+  replay(workflowId: string): Promise<void>;
+  /** Lets the webhook dispatcher start what it has, then waits until no task or activity is left. */
+  settle(): Promise<void>;
+}
+
+function testClock(parts: { now(): Date; advance(ms: number): Promise<void>; toleranceMs: number; virtual(): VirtualClock }): TestClock {
+  return {
+    now: parts.now,
+    advance: parts.advance,
+    async set(at) {
+      const ms = at.getTime() - parts.now().getTime();
+      if (ms < 0) throw new Error('time only moves forward');
+      await parts.advance(ms);
+    },
+    toleranceMs: parts.toleranceMs,
+    get virtual() {
+      return parts.virtual();
+    },
+  };
 }
 
 export interface TestApi {
@@ -57,8 +90,10 @@ export interface TestApi {
   databaseUrl: string;
   knex: Knex;
   clock: TestClock;
+  workflows: TestWorkflows;
   config: Config;
   server: RunningServer;
+  /** The embedded engine (embedded engine only). */
   engine: EmbeddedEngine;
   service: Service;
   request<T = any>(path: string, options?: RequestOptions): Promise<TestResponse<T>>;
@@ -78,30 +113,103 @@ export function ik(label = 'k'): string {
   return `${label}-${process.pid}-${Date.now()}-${keyCounter}`;
 }
 
-async function startOn(
-  database: TestDatabase | null,
-  url: string,
-  env: Record<string, string>,
-  startAt: number,
-  limiter?: RateLimiterAbstract,
-  resolveHost?: Resolver,
-): Promise<TestApi> {
-  const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', RATE_LIMIT_PER_MINUTE: '100000', LOG_LEVEL: 'silent', KASI_SECRET_KEY: TEST_SECRET_KEY, ...env });
+export interface StartApiOptions {
+  env?: Record<string, string>;
+  /** Embedded engine only: where virtual time starts (now by default). */
+  startAt?: Date;
+  limiter?: RateLimiterAbstract;
+  resolveHost?: Resolver;
+  /** Which engine runs the workflows (the embedded engine by default). */
+  engine?: EngineKind;
+}
+
+function embeddedOnly(what: string): never {
+  throw new Error(`${what} is the embedded engine's; on the time-skipping server use api.workflows and api.clock`);
+}
+
+async function startOn(database: TestDatabase | null, url: string, options: StartApiOptions, startAt: number): Promise<TestApi> {
+  const env = options.env ?? {};
+  let temporalServer: TimeSkippingServer | undefined;
+  if (options.engine === 'time-skipping-server') {
+    const executable = toolPath('temporal-test-server');
+    if (executable === undefined) throw new Error(missingToolMessage('temporal-test-server'));
+    if (options.startAt) throw new Error('startAt: the time-skipping server starts at the real time');
+    temporalServer = await startTimeSkippingServer(executable);
+  }
+  const config = loadConfig({
+    HOST: '127.0.0.1',
+    PORT: '0',
+    RATE_LIMIT_PER_MINUTE: '100000',
+    LOG_LEVEL: 'silent',
+    KASI_SECRET_KEY: TEST_SECRET_KEY,
+    ...(temporalServer ? { TEMPORAL_ADDRESS: temporalServer.address } : {}),
+    ...env,
+  });
   const knex = connect(url, 10);
   const log = pino({ level: config.logLevel });
-  const virtual = new VirtualClock(startAt);
-  const service = await startService({ db: knex, databaseUrl: url, config, log, engineClock: virtual, limiter, port: 0, resolveHost });
+  const virtual = temporalServer ? undefined : new VirtualClock(startAt);
+  let service: Service;
+  try {
+    service = await startService({
+      db: knex,
+      databaseUrl: url,
+      config,
+      log,
+      engineClock: virtual,
+      clock: temporalServer?.clock,
+      wrapPort: temporalServer?.wrapPort,
+      limiter: options.limiter,
+      port: 0,
+      resolveHost: options.resolveHost,
+    });
+  } catch (err) {
+    await knex.destroy();
+    await temporalServer?.stop();
+    throw err;
+  }
   const server = service.http;
-  const engine = service.orchestration.engine!;
-  const clock = new TestClock(virtual, () => engine);
+  const drain = () => service.webhooks.drain();
+  let clock: TestClock;
+  let workflows: TestWorkflows;
+  if (temporalServer) {
+    const onServer = temporalServer;
+    clock = testClock({
+      now: () => onServer.clock.now(),
+      advance: (ms) => onServer.skip(ms, drain),
+      toleranceMs: SERVER_TOLERANCE_MS,
+      virtual: () => embeddedOnly('api.clock.virtual'),
+    });
+    workflows = {
+      engine: 'time-skipping-server',
+      history: (workflowId) => onServer.history(workflowId),
+      replay: (workflowId) => onServer.replay(workflowId),
+      settle: () => onServer.settle(drain),
+    };
+  } else {
+    const engine = service.orchestration.engine!;
+    const virtualClock = virtual!;
+    clock = testClock({ now: () => new Date(virtualClock.now()), advance: (ms) => engine.advance(ms), toleranceMs: 0, virtual: () => virtualClock });
+    workflows = {
+      engine: 'embedded',
+      history: async (workflowId) => engine.exportHistory(workflowId),
+      replay: (workflowId) => replayHistory(engine.exportHistory(workflowId), WORKFLOWS_PATH),
+      async settle() {
+        await drain();
+        await engine.runUntilIdle();
+      },
+    };
+  }
   const api: TestApi = {
     url: server.url,
     databaseUrl: url,
     knex,
     clock,
+    workflows,
     config: server.config,
     server,
-    engine,
+    get engine() {
+      return service.orchestration.engine ?? embeddedOnly('api.engine');
+    },
     async request(path, options = {}) {
       const headers: Record<string, string> = { ...options.headers };
       if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`;
@@ -128,9 +236,11 @@ async function startOn(
       return { accountId: account.id, keys };
     },
     service,
-    sibling: (siblingEnv = {}) => startOn(null, url, { ...env, ...siblingEnv }, virtual.now()),
+    sibling: (siblingEnv = {}) =>
+      temporalServer ? embeddedOnly('api.sibling') : startOn(null, url, { env: { ...env, ...siblingEnv } }, clock.now().getTime()),
     async close() {
       await service.stop();
+      await temporalServer?.stop();
       await knex.destroy();
       await database?.drop();
     },
@@ -138,20 +248,33 @@ async function startOn(
   return api;
 }
 
-export async function startApi(
-  options: { env?: Record<string, string>; startAt?: Date; limiter?: RateLimiterAbstract; resolveHost?: Resolver } = {},
-): Promise<TestApi> {
+export async function startApi(options: StartApiOptions = {}): Promise<TestApi> {
   const database = await freshDatabase();
-  return startOn(database, database.url, options.env ?? {}, (options.startAt ?? new Date()).getTime(), options.limiter, options.resolveHost);
+  try {
+    return await startOn(database, database.url, options, (options.startAt ?? new Date()).getTime());
+  } catch (err) {
+    await database.drop();
+    throw err;
+  }
 }
 
 /** The service with one activated merchant, as most suites start. */
-export async function startApiWithMerchant(): Promise<{ api: TestApi; keys: MerchantKeys; accountId: string }> {
-  const api = await startApi();
+export async function startApiWithMerchant(options: StartApiOptions = {}): Promise<{ api: TestApi; keys: MerchantKeys; accountId: string }> {
+  const api = await startApi(options);
   try {
     return { api, ...(await api.merchant({ activate: true })) };
   } catch (err) {
     await api.close();
     throw err;
   }
+}
+
+/**
+ * For a suite on `engine`: skips it, saying why, when that engine is the time-skipping server and
+ * its binary is not installed (call in the suite's first `before`).
+ */
+export function skipUnlessInstalled(context: Mocha.Context, engine: EngineKind): void {
+  if (engine !== 'time-skipping-server' || toolPath('temporal-test-server') !== undefined) return;
+  console.log(`      skipped: ${missingToolMessage('temporal-test-server')}`);
+  context.skip();
 }
