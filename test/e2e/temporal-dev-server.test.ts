@@ -27,8 +27,8 @@ import { startReceiver, type Receiver } from '../webhooks/receiver';
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const ARTIFACTS = path.join(PROJECT_ROOT, 'test-artifacts', 'temporal-e2e');
-// Long enough to pay the other checkout first, short enough to wait out.
-const LIFETIME_MS = 20_000;
+// Long enough to pay a checkout in the browser (or stop the service) first, short enough to wait out.
+const LIFETIME_MS = 25_000;
 
 /** A Kasi process under test: its output goes to test-artifacts/, and lines can be waited for. */
 class Child {
@@ -121,7 +121,7 @@ describe("Kasi on Temporal's development server, with a separate worker (end to 
   let accountId: string;
   let keys: MerchantKeys;
   let endpointSecret: string;
-  let expiring: { id: string; payment: { id: string } };
+  let expiring: { id: string; expiresAt: string; payment: { id: string } };
   let paid: { id: string; payment: { id: string } };
   // Children are ended even if mocha itself is stopped on the way.
   const killAll = () => [service, worker].forEach((child) => child?.running && child.process.kill('SIGKILL'));
@@ -179,9 +179,6 @@ describe("Kasi on Temporal's development server, with a separate worker (end to 
     ({ keys } = merchant);
     accountId = merchant.account.id;
     endpointSecret = (await request('/v1/webhook_endpoints', keys.sk_test, { url: receiver.url, eventTypes: ['payment.succeeded'] })).secret;
-    // Opened first, so its short lifetime runs out while the other one is paid.
-    expiring = await request('/v1/checkouts', keys.sk_test, { amountCents: 120000, description: 'Left in the cart' });
-    paid = await request('/v1/checkouts', keys.pk_test, { amountCents: 350000, description: 'Ceylon tea', customer: { name: 'Nimal Perera', email: 'nimal@example.com' } });
   });
 
   after(async function () {
@@ -219,6 +216,7 @@ describe("Kasi on Temporal's development server, with a separate worker (end to 
   });
 
   it('a checkout paid in chromium through the hosted page and the sandbox completes, and its webhook arrives signed', async () => {
+    paid = await request('/v1/checkouts', keys.pk_test, { amountCents: 350000, description: 'Ceylon tea', customer: { name: 'Nimal Perera', email: 'nimal@example.com' } });
     const page = await (await browser!.newContext({ viewport: { width: 390, height: 844 } })).newPage();
     await page.goto(`${apiUrl}/checkout/${paid.id}`);
     await page.getByRole('button', { name: 'Pay Rs. 3,500.00' }).click();
@@ -248,7 +246,9 @@ describe("Kasi on Temporal's development server, with a separate worker (end to 
 
   it('with the service stopped, the other checkout expires on the separate worker when its lifetime is up', async function () {
     this.timeout(LIFETIME_MS + 45_000);
+    expiring = await request('/v1/checkouts', keys.sk_test, { amountCents: 120000, description: 'Left in the cart' });
     assert.equal(await service!.stop(), 0, 'npm start with TEMPORAL_ADDRESS stops cleanly');
+    assert.ok(Date.now() < Date.parse(expiring.expiresAt), 'the service stopped before the checkout expired');
     const handle = client.workflow.getHandle(workflowIdFor('checkout', expiring.id));
     assert.equal(await handle.result(), 'expired');
     assert.equal((await handle.describe()).status.name, 'COMPLETED');
