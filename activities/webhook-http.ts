@@ -87,6 +87,19 @@ export async function destinationProblem(rawUrl: string, to: Destination): Promi
   }
 }
 
+/**
+ * The start of a receiver's answer as text PostgreSQL keeps: at most `limitBytes` of UTF-8, cut
+ * on a character boundary, invalid sequences and NUL (which a text column refuses, and which once
+ * left an attempt unrecorded and its event sent again and again) as U+FFFD.
+ */
+export function storableText(bytes: Buffer, limitBytes: number): string {
+  let text = bytes.subarray(0, limitBytes).toString('utf8').replaceAll('\0', '\uFFFD');
+  // A character cut at the limit decodes as U+FFFD; drop it, and anything the replacements grew.
+  if (bytes.length > limitBytes && text.endsWith('\uFFFD')) text = text.slice(0, -1);
+  while (Buffer.byteLength(text) > limitBytes) text = text.slice(0, /[\uDC00-\uDFFF]$/.test(text) ? -2 : -1);
+  return text;
+}
+
 export async function postWebhook(
   rawUrl: string,
   body: string,
@@ -114,7 +127,9 @@ export async function postWebhook(
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve({ ...outcome, latencyMs: latency() });
+      // A transport error's text can quote what the receiver sent.
+      const error = outcome.error === null ? null : storableText(Buffer.from(outcome.error), options.responseLimit);
+      resolve({ ...outcome, error, latencyMs: latency() });
     };
     const req = transport.request(url, {
       method: 'POST',
@@ -135,7 +150,7 @@ export async function postWebhook(
         size += chunk.length;
       });
       res.on('end', () =>
-        finish({ statusCode: res.statusCode ?? null, responseBody: Buffer.concat(chunks).toString('utf8').slice(0, options.responseLimit), error: null }),
+        finish({ statusCode: res.statusCode ?? null, responseBody: storableText(Buffer.concat(chunks), options.responseLimit), error: null }),
       );
       res.on('error', (err) => finish({ statusCode: res.statusCode ?? null, responseBody: null, error: err.message }));
     });
