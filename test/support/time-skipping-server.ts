@@ -19,12 +19,19 @@ const { EventType, IndexedValueType } = temporal.api.enums.v1;
 export const SERVER_TOLERANCE_MS = 2000;
 
 /**
+ * A settle that takes longer names the workflows still busy, before mocha's timeout would say
+ * nothing: more than an activity's retries with the default backoff (1 + 2 + 4 + 8 s) take.
+ */
+const SETTLE_LIMIT_MS = 20_000;
+
+/**
  * The server's time, for the API and the activities. The server's clock is the wall clock plus
  * what has been skipped: between skips it runs in real time, and while an activity or a workflow
  * task is outstanding it does not skip. So:
- * - outside an activity, now = Date.now() + offset, the offset read from the server after each skip
- *   (as if read at the end of the call: this clock may lag the server by that call's latency, never
- *   lead it, so nothing an activity stamps appears to precede what the API saw before it);
+ * - outside an activity, now = Date.now() + offset (now() is synchronous: it cannot ask the server),
+ *   the offset read from the server after each skip as if at the end of the call, so this clock may
+ *   lag the server by that call's latency but never leads it: nothing an activity stamps appears to
+ *   precede what the API saw before it;
  * - inside an activity, which runs *during* a skip, when that offset is stale, now is the attempt's
  *   scheduled time on the server (the instant the timer that led to it fired) plus the real time
  *   since the attempt first read the clock: exact at its first read, moving in real time after.
@@ -134,21 +141,23 @@ export async function startTimeSkippingServer(executable: string): Promise<TimeS
     // Every id the service started; a closed one leaves the set (a start again adds it back).
     const tracked = new Set<string>();
     const history = (workflowId: string) => env.client.workflow.getHandle(workflowId).fetchHistory();
-    const anyBusy = async (): Promise<boolean> => {
-      let busy = false;
+    const busyNow = async (): Promise<string[]> => {
+      const busy: string[] = [];
       for (const workflowId of [...tracked]) {
         const now = standing(await history(workflowId));
         if (now === 'closed') tracked.delete(workflowId);
-        busy ||= now === 'busy';
+        if (now === 'busy') busy.push(workflowId);
       }
       return busy;
     };
     const settle = async (drain: () => Promise<void>): Promise<void> => {
+      const until = Date.now() + SETTLE_LIMIT_MS;
       for (;;) {
-        const wasBusy = await anyBusy();
+        const busy = await busyNow();
         // Events recorded by what just finished start their deliveries here; a start is tracked.
         await drain();
-        if (!wasBusy && !(await anyBusy())) return;
+        if (busy.length === 0 && (await busyNow()).length === 0) return;
+        if (Date.now() > until) throw new Error(`still busy after ${SETTLE_LIMIT_MS} ms: ${busy.join(', ')}`);
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
     };
