@@ -106,6 +106,12 @@ async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T 
   }
 }
 
+/** Waits for every task, so each one's resource is kept for cleanup even when another fails. */
+async function settled(...tasks: Promise<unknown>[]): Promise<void> {
+  const failed = (await Promise.allSettled(tasks)).find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+}
+
 describe("Kasi on Temporal's development server, with a separate worker (end to end)", function () {
   this.timeout(60_000);
   let database: TestDatabase | undefined;
@@ -124,7 +130,10 @@ describe("Kasi on Temporal's development server, with a separate worker (end to 
   let expiring: { id: string; expiresAt: string; payment: { id: string } };
   let paid: { id: string; payment: { id: string } };
   // Children are ended even if mocha itself is stopped on the way.
-  const killAll = () => [service, worker].forEach((child) => child?.running && child.process.kill('SIGKILL'));
+  const killAll = () => {
+    for (const child of [service, worker]) if (child?.running) child.process.kill('SIGKILL');
+    temporal?.process.kill('SIGKILL');
+  };
 
   const request = async (route: string, key: string, body?: unknown) => {
     const res = await fetch(`${apiUrl}${route}`, {
@@ -150,16 +159,19 @@ describe("Kasi on Temporal's development server, with a separate worker (end to 
     }
     process.once('exit', killAll);
     mkdirSync(ARTIFACTS, { recursive: true });
-    [database, temporal] = await Promise.all([freshDatabase(), startTemporalDevServer({ cli: cli!, readyTimeoutMs: 60_000 })]);
-    await registerSearchAttributes(temporal.address, temporal.namespace);
-    connection = await Connection.connect({ address: temporal.address });
-    client = new Client({ connection, namespace: temporal.namespace });
-    knex = connect(database.url, 2);
+    await settled(
+      freshDatabase().then((d) => (database = d)),
+      startTemporalDevServer({ cli: cli!, readyTimeoutMs: 60_000 }).then((t) => (temporal = t)),
+    );
+    await registerSearchAttributes(temporal!.address, temporal!.namespace);
+    connection = await Connection.connect({ address: temporal!.address });
+    client = new Client({ connection, namespace: temporal!.namespace });
+    knex = connect(database!.url, 2);
 
     const env = {
-      DATABASE_URL: database.url,
-      TEMPORAL_ADDRESS: temporal.address,
-      TEMPORAL_NAMESPACE: temporal.namespace,
+      DATABASE_URL: database!.url,
+      TEMPORAL_ADDRESS: temporal!.address,
+      TEMPORAL_NAMESPACE: temporal!.namespace,
       HOST: '127.0.0.1',
       PORT: '0',
       LOG_LEVEL: 'warn',
@@ -170,7 +182,10 @@ describe("Kasi on Temporal's development server, with a separate worker (end to 
     };
     service = new Child('service', 'start', env);
     worker = new Child('worker', 'worker', env);
-    [browser, receiver] = await Promise.all([chromium.launch({ executablePath: CHROMIUM, args: ARGS }), startReceiver()]);
+    await settled(
+      chromium.launch({ executablePath: CHROMIUM, args: ARGS }).then((b) => (browser = b)),
+      startReceiver().then((r) => (receiver = r)),
+    );
     apiUrl = (await service.waitForLine(/^listening on (http:\S+)/, 120_000))[1]!;
     await worker.waitForLine(/^worker polling task queue/, 120_000);
 
@@ -178,7 +193,7 @@ describe("Kasi on Temporal's development server, with a separate worker (end to 
     await updateAccount(knex, merchant.account.id, { status: 'active' }, new Date());
     ({ keys } = merchant);
     accountId = merchant.account.id;
-    endpointSecret = (await request('/v1/webhook_endpoints', keys.sk_test, { url: receiver.url, eventTypes: ['payment.succeeded'] })).secret;
+    endpointSecret = (await request('/v1/webhook_endpoints', keys.sk_test, { url: receiver!.url, eventTypes: ['payment.succeeded'] })).secret;
   });
 
   after(async function () {
