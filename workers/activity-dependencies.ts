@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import { createActivities } from '../activities';
 import type { Config } from '../config';
 import { openDatabase } from '../db/connection';
+import { checkSecretKey } from '../db/installation';
 import { systemClock } from '../domain/clock';
 import { connectTemporalPort } from './temporal-worker';
 
@@ -21,6 +22,7 @@ export async function openWorkerActivities(config: Config & { temporalAddress: s
   if (!config.databaseUrl) log.info({ dataDir: config.dataDir }, 'DATABASE_URL unset: using the embedded PostgreSQL');
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: (line) => log.debug({ postgres: line.trim() }) });
   try {
+    await checkSecretKey(db.knex, config.secretKey(), systemClock.now());
     const temporal = await connectTemporalPort({ address: config.temporalAddress, namespace: config.temporalNamespace });
     const activities = createActivities({ db: db.knex, clock: systemClock, config, log, orchestration: () => temporal.port });
     return {
