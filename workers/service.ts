@@ -9,6 +9,7 @@ import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from '../config';
 import { systemClock, type Clock } from '../domain/clock';
 import { createActivities } from '../activities';
+import { checkSecretKey, recordWebhookLoopbackRule } from '../db/installation';
 import { startActiveKeyCache } from '../db/active-key-cache';
 import { listen, type RunningServer } from '../api/server';
 import type { OrchestrationPort } from '../orchestration';
@@ -48,6 +49,10 @@ export async function startService(options: {
   const { db, config, log } = options;
   const engineClock = options.engineClock;
   const clock: Clock = options.clock ?? (engineClock ? { now: () => new Date(engineClock.now()) } : systemClock);
+  // Before anything seals or opens a secret: refuse a key other than the installation's, and
+  // record the loopback rule this server applies so the CLI applies the same.
+  await checkSecretKey(db, config.secretKey(), clock.now());
+  await recordWebhookLoopbackRule(db, config.webhookAllowLoopback, clock.now());
   // Activities are built before the port they may call; they read it once it exists.
   const started: { port?: OrchestrationPort } = {};
   const activities = createActivities({
