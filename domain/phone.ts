@@ -22,3 +22,17 @@ export function normaliseSriLankanMobile(input: string): string | null {
   const phone = normaliseSriLankanPhone(input);
   return phone !== null && phone.startsWith('+947') ? phone : null;
 }
+
+/** `text` with any spaces and dashes allowed between its characters, as an ECMA pattern. */
+const spaced = (text: string) => [...text].map((c) => c.replace('+', '\\+')).join('[ -]*');
+
+/**
+ * A JSON Schema pattern for the inputs the normaliser takes whose separators are spaces and dashes,
+ * national numbers starting with `first`: the request schemas state the rule exactly, so a number
+ * that fits the document is never refused.
+ */
+const phonePattern = (first: string) =>
+  `^[ -]*(?:${spaced('+94')}|${spaced('0094')}|${spaced('94')}|0)[ -]*${first}(?:[ -]*[0-9]){8}[ -]*$`;
+
+export const SRI_LANKAN_PHONE_PATTERN = phonePattern('[1-9]');
+export const SRI_LANKAN_MOBILE_PATTERN = phonePattern('7');

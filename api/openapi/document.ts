@@ -95,6 +95,7 @@ function operation(route: RouteSpec, components: Components) {
         ? { ...rateLimitHeaders, 'Idempotent-Replayed': { description: '`true` on a replayed answer.', schema: { type: 'string', enum: ['true'] } } }
         : rateLimitHeaders,
       content: { 'application/json': { schema: withRefs(response.schema, components) } },
+      ...(response.links ? { links: response.links } : {}),
     };
   }
   for (const [status, reasons] of [...routeReasons(route)].sort(([a], [b]) => a - b)) {
@@ -139,7 +140,7 @@ function buildDocument(routes: readonly RouteSpec[], baseUrl: string) {
       title: 'Kasi card payment and billing API',
       version: 'v1',
       description:
-        'Card payments in Sri Lankan rupees (integer cents of LKR), hosted checkout, refunds, saved cards, events and signed webhooks, and subscription billing. Every answer is JSON; errors carry `{code, reason?, message, docUrl, traceId, fields?}`.',
+        'Card payments in Sri Lankan rupees (integer cents of LKR), hosted checkout, refunds, saved cards, events and signed webhooks, and subscription billing. Every answer is JSON; errors carry `{code, reason?, message, docUrl, traceId, fields?}`. No string, in a body or a query, may contain U+0000 (400 VALIDATION_FAILED).',
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     servers: [{ url: baseUrl }],

@@ -50,9 +50,19 @@ export interface HandlerResult {
   json?: string;
 }
 
+/**
+ * An OpenAPI link: the operation this answer's values feed (`id` from `$response.body#/id`), so
+ * clients and schemathesis's stateful phase can follow a new object to the calls that take it.
+ */
+export interface ResponseLink {
+  operationId: string;
+  parameters: Record<string, string>;
+}
+
 export interface ResponseSpec {
   description: string;
   schema: JsonSchema;
+  links?: Record<string, ResponseLink>;
 }
 
 export interface RouteSpec<Body = unknown, Query = unknown, Params = Record<string, string>> {

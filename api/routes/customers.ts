@@ -1,5 +1,4 @@
 // Customers: POST /v1/customers, GET /v1/customers, GET /v1/customers/{id}.
-import { ApiError } from '../../domain/errors';
 import { idPattern } from '../../domain/ids';
 import { normaliseSriLankanMobile } from '../../domain/phone';
 import { customerView, customersQuery, upsertCustomer, type CustomerDetails, type CustomerRow } from '../../db/customers';
@@ -7,6 +6,8 @@ import { findOwned } from '../platform/ownership';
 import { page, listSchema, type ListQuery } from '../platform/pagination';
 import { defineRoute } from '../platform/route';
 import { customerCreateSchema, customerListQuerySchema, customerSchema } from '../schemas/customer';
+
+const customerLinks = { getCustomer: { operationId: 'getCustomer', parameters: { id: '$response.body#/id' } } };
 
 export const customerRoutes = [
   defineRoute<CustomerDetails, unknown>({
@@ -20,19 +21,12 @@ export const customerRoutes = [
     idempotent: true,
     body: customerCreateSchema,
     responses: {
-      201: { description: 'The new customer.', schema: customerSchema },
-      200: { description: 'The existing customer with this email, details filled in.', schema: customerSchema },
+      201: { description: 'The new customer.', schema: customerSchema, links: customerLinks },
+      200: { description: 'The existing customer with this email, details filled in.', schema: customerSchema, links: customerLinks },
     },
     async handler({ caller, body, db, clock }) {
-      let phone: string | undefined;
-      if (body.phone !== undefined) {
-        phone = normaliseSriLankanMobile(body.phone) ?? undefined;
-        if (phone === undefined) {
-          throw new ApiError('VALIDATION_FAILED', 'The phone number is not a Sri Lankan mobile number.', {
-            fields: [{ path: 'phone', message: 'Must be a Sri Lankan mobile number, such as 077 123 4567 or +94 77 123 4567.' }],
-          });
-        }
-      }
+      // The schema's pattern admits only numbers the normaliser reads.
+      const phone = body.phone === undefined ? undefined : normaliseSriLankanMobile(body.phone)!;
       const { customer, created } = await upsertCustomer(
         db,
         { accountId: caller.account.id, mode: caller.mode },
@@ -53,7 +47,7 @@ export const customerRoutes = [
     responses: { 200: { description: 'A page of customers.', schema: listSchema(customerSchema) } },
     async handler({ caller, query, db }) {
       const rows = customersQuery(db, { accountId: caller.account.id, mode: caller.mode }, query.email);
-      return { status: 200, body: await page<CustomerRow, unknown>(rows, query, 'customer', customerView) };
+      return { status: 200, body: await page<CustomerRow, unknown>(rows, query, customerView) };
     },
   }),
   defineRoute<unknown, unknown, { id: string }>({

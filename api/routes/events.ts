@@ -20,7 +20,7 @@ export const eventRoutes = [
       const rows = db<EventRow>('events').where({ account_id: caller.account.id, mode: caller.mode });
       if (query.type !== undefined) void rows.where('type', query.type);
       if (query.since !== undefined) void rows.where('created_at', '>=', new Date(query.since));
-      return { status: 200, body: await page<EventRow, unknown>(rows, query, 'event', eventView) };
+      return { status: 200, body: await page<EventRow, unknown>(rows, query, eventView) };
     },
   }),
   defineRoute<unknown, unknown, { id: string }>({

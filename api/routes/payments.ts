@@ -18,7 +18,7 @@ export const paymentRoutes = [
     responses: { 200: { description: 'A page of payments.', schema: listSchema(paymentSchema) } },
     async handler({ caller, query, db }) {
       const rows = paymentsQuery(db, { accountId: caller.account.id, mode: caller.mode }, query.status);
-      return { status: 200, body: await page<PaymentRow, unknown>(rows, query, 'payment', paymentView) };
+      return { status: 200, body: await page<PaymentRow, unknown>(rows, query, paymentView) };
     },
   }),
   defineRoute<unknown, unknown, { id: string }>({

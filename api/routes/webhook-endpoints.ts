@@ -23,12 +23,21 @@ import {
   deliveryListQuerySchema,
   webhookDeliverySchema,
   webhookEndpointCreateSchema,
+  webhookEndpointListQuerySchema,
   webhookEndpointSchema,
   webhookEndpointUpdateSchema,
   webhookEndpointWithSecretSchema,
 } from '../schemas/webhook';
 
 const endpointParams = { id: idPattern('webhookEndpoint') };
+
+/** A new endpoint's id feeds every call on the endpoint. */
+const endpointLinks = Object.fromEntries(
+  ['getWebhookEndpoint', 'updateWebhookEndpoint', 'rotateWebhookSecret', 'pingWebhookEndpoint', 'listWebhookDeliveries'].map((operationId) => [
+    operationId,
+    { operationId, parameters: { id: '$response.body#/id' } },
+  ]),
+);
 
 async function checkUrl(url: string, caller: Caller, config: Config): Promise<void> {
   const problem = await destinationProblem(url, { mode: caller.mode, allowLoopback: config.webhookAllowLoopback });
@@ -60,7 +69,7 @@ export const webhookEndpointRoutes = [
     auth: {},
     idempotent: true,
     body: webhookEndpointCreateSchema,
-    responses: { 201: { description: 'The endpoint and its signing secret.', schema: webhookEndpointWithSecretSchema } },
+    responses: { 201: { description: 'The endpoint and its signing secret.', schema: webhookEndpointWithSecretSchema, links: endpointLinks } },
     async handler({ caller, body, db, clock, config }) {
       await checkUrl(body.url, caller, config);
       const created = await createWebhookEndpoint(db, {
@@ -81,11 +90,11 @@ export const webhookEndpointRoutes = [
     summary: 'List webhook endpoints, newest first',
     tag: 'Webhooks',
     auth: {},
-    query: deliveryListQuerySchema,
+    query: webhookEndpointListQuerySchema,
     responses: { 200: { description: 'A page of endpoints.', schema: listSchema(webhookEndpointSchema) } },
     async handler({ caller, query, db }) {
       const rows = webhookEndpointsQuery(db, { accountId: caller.account.id, mode: caller.mode });
-      return { status: 200, body: await page<WebhookEndpointRow, unknown>(rows, query, 'webhookEndpoint', webhookEndpointView) };
+      return { status: 200, body: await page<WebhookEndpointRow, unknown>(rows, query, webhookEndpointView) };
     },
   }),
   defineRoute<unknown, unknown, { id: string }>({
@@ -143,7 +152,13 @@ export const webhookEndpointRoutes = [
     auth: {},
     idempotent: true,
     params: endpointParams,
-    responses: { 202: { description: 'The ping delivery; its attempt follows at once.', schema: webhookDeliverySchema } },
+    responses: {
+      202: {
+        description: 'The ping delivery; its attempt follows at once.',
+        schema: webhookDeliverySchema,
+        links: { resendWebhookDelivery: { operationId: 'resendWebhookDelivery', parameters: { id: '$response.body#/id' } } },
+      },
+    },
     async handler({ caller, params, db, clock, workflows, afterCommit }) {
       const delivery = await createPingDelivery(db, await endpoint(db, params.id, caller), clock.now());
       afterCommit(sendOnce(workflows, delivery));
@@ -162,7 +177,7 @@ export const webhookEndpointRoutes = [
     responses: { 200: { description: 'A page of deliveries.', schema: listSchema(webhookDeliverySchema) } },
     async handler({ caller, params, query, db }) {
       await endpoint(db, params.id, caller);
-      const listed = await page<WebhookDeliveryRow, WebhookDeliveryRow>(db('webhook_deliveries').where({ endpoint_id: params.id }), query, 'webhookDelivery', (r) => r);
+      const listed = await page<WebhookDeliveryRow, WebhookDeliveryRow>(db('webhook_deliveries').where({ endpoint_id: params.id }), query, (r) => r);
       return { status: 200, body: { ...listed, data: await deliveriesWithAttempts(db, listed.data) } };
     },
   }),

@@ -1,12 +1,26 @@
+import { PAYMENT_MAX_CENTS, PAYMENT_MIN_CENTS } from '../../domain/checkout-rules';
 import { idPattern } from '../../domain/ids';
+import { SRI_LANKAN_PHONE_PATTERN } from '../../domain/phone';
 import { localeSchema } from './customer';
 import { modeSchema, named, nullable, object, timestampSchema } from './json-schema';
 import { paymentSchema } from './payment';
 
-const returnUrl = { type: 'string', minLength: 1, maxLength: 2000, description: 'https, http on localhost, or an app URL scheme (myapp://...).' };
+const returnUrl = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 2000,
+  pattern: '^[A-Za-z][A-Za-z0-9+.-]*://',
+  description: 'https, http on localhost, or an app URL scheme (myapp://...); never javascript:, data: and the like.',
+};
 
 export const checkoutCreateSchema = object({
-  amountCents: { type: 'integer', description: '1000 to 100000000 (reason `amount` outside); required unless `lineItems`; refused together with `lineItems`.' },
+  amountCents: {
+    type: 'integer',
+    minimum: PAYMENT_MIN_CENTS,
+    maximum: PAYMENT_MAX_CENTS,
+    'x-reason': 'amount',
+    description: 'Required unless `lineItems`; refused together with `lineItems`; outside the range, reason `amount`.',
+  },
   description: { type: 'string', minLength: 1, maxLength: 120, description: 'Required with `amountCents`; with `lineItems` a summary is made when omitted.' },
   lineItems: {
     type: 'array',
@@ -29,13 +43,22 @@ export const checkoutCreateSchema = object({
     {
       name: { type: 'string', minLength: 2, maxLength: 80 },
       email: { type: 'string', minLength: 3, maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+$' },
-      phone: { type: 'string', maxLength: 24, description: 'Sri Lankan number; spaces and dashes removed; returned as +94...' },
+      phone: { type: 'string', maxLength: 24, pattern: SRI_LANKAN_PHONE_PATTERN, description: 'Sri Lankan number (077 123 4567, +94 11 234 5678); spaces and dashes removed; returned as +94...' },
     },
     ['name', 'email'],
   ),
   successUrl: returnUrl,
   cancelUrl: returnUrl,
   saveCard: { type: 'boolean', default: false },
+}, [], {
+  // What is paid for: `lineItems`, or `amountCents` with a `description`; never both.
+  dependentSchemas: { amountCents: { properties: { lineItems: false } } },
+  if: { required: ['lineItems'] },
+  else: { required: ['amountCents', 'description'] },
+  examples: [
+    { amountCents: 350000, description: 'Tea for two', reference: 'order-1001' },
+    { lineItems: [{ name: 'Ceylon tea', description: '250 g', unitAmountCents: 120000, quantity: 2 }], locale: 'si', successUrl: 'https://shop.example/paid' },
+  ],
 });
 
 export const checkoutSchema = named('Checkout', {

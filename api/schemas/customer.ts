@@ -1,4 +1,5 @@
 import { idPattern } from '../../domain/ids';
+import { SRI_LANKAN_MOBILE_PATTERN } from '../../domain/phone';
 import { listQueryProperties } from '../platform/pagination';
 import { modeSchema, named, nullable, object, timestampSchema } from './json-schema';
 
@@ -9,13 +10,14 @@ export const customerCreateSchema = object(
   {
     email: emailSchema,
     name: { type: 'string', minLength: 1, maxLength: 120 },
-    phone: { type: 'string', maxLength: 24, description: 'Sri Lankan mobile number; returned as +94...' },
+    phone: { type: 'string', maxLength: 24, pattern: SRI_LANKAN_MOBILE_PATTERN, description: 'Sri Lankan mobile number (077 123 4567, +94 77 123 4567); spaces and dashes removed; returned as +94...' },
     locale: { ...localeSchema, default: 'en' },
   },
   ['email'],
+  { examples: [{ email: 'nimal@example.com', name: 'Nimal Perera', phone: '077 123 4567', locale: 'si' }] },
 );
 
-export const customerListQuerySchema = object({ ...listQueryProperties, email: { type: 'string', minLength: 3, maxLength: 254 } });
+export const customerListQuerySchema = object({ ...listQueryProperties('customer'), email: { type: 'string', minLength: 3, maxLength: 254 } });
 
 export const customerSchema = named('Customer', {
   type: 'object',

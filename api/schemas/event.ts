@@ -6,7 +6,7 @@ import { modeSchema, named, object, timestampSchema } from './json-schema';
 export const eventTypeSchema = { type: 'string', enum: [...PUBLIC_EVENT_TYPES] };
 
 export const eventListQuerySchema = object({
-  ...listQueryProperties,
+  ...listQueryProperties('event'),
   type: { ...eventTypeSchema, description: 'Only events of this type (any listed type; test.ping is never listed).' },
   since: { type: 'string', format: 'date-time', description: 'Only events created at or after this ISO 8601 time.' },
 });

@@ -83,4 +83,4 @@ export const paymentSchema = named('Payment', {
   },
 });
 
-export const paymentListQuerySchema = object({ ...listQueryProperties, status: paymentStatusSchema });
+export const paymentListQuerySchema = object({ ...listQueryProperties('payment'), status: paymentStatusSchema });

@@ -3,7 +3,15 @@ import { listQueryProperties } from '../platform/pagination';
 import { modeSchema, named, nullable, object, timestampSchema } from './json-schema';
 import { eventTypeSchema } from './event';
 
-const urlSchema = { type: 'string', minLength: 1, maxLength: 2000, description: 'Live: https, never an internal address. Test: https, or http on localhost.' };
+const urlSchema = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 2000,
+  // https or http (either case), a host without credentials, then the path.
+  pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+([/?#]|$)',
+  examples: ['https://shop.example/kasi/webhooks'],
+  description: 'Live: https, never to a host that is or resolves to an internal address. Test: https, or http on localhost where the operator allows it.',
+};
 const eventTypesSchema = { type: 'array', items: eventTypeSchema, minItems: 1, uniqueItems: true, description: 'The event types sent here; omit (or null) for all.' };
 
 export const webhookEndpointCreateSchema = object({ url: urlSchema, eventTypes: eventTypesSchema }, ['url']);
@@ -66,4 +74,6 @@ export const webhookDeliverySchema = named('WebhookDelivery', {
   },
 });
 
-export const deliveryListQuerySchema = object({ ...listQueryProperties });
+export const webhookEndpointListQuerySchema = object(listQueryProperties('webhookEndpoint'));
+
+export const deliveryListQuerySchema = object(listQueryProperties('webhookDelivery'));

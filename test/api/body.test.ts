@@ -100,8 +100,9 @@ describe('request bodies', () => {
   it('names every offending path in fields', async () => {
     const res = await post({ body: { name: 5, phone: 'x'.repeat(30), locale: 'fr' } });
     assert.equal(res.status, 400);
-    const paths = res.body.fields.map((f: { path: string }) => f.path).sort();
-    assert.deepEqual(paths, ['email', 'locale', 'name', 'phone']);
+    // The phone breaks two rules (length and form), each named.
+    const paths = new Set(res.body.fields.map((f: { path: string }) => f.path));
+    assert.deepEqual([...paths].sort(), ['email', 'locale', 'name', 'phone']);
   });
 
   it('validates a body-less write strictly: no body, or an empty object', async () => {

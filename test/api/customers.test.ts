@@ -51,6 +51,22 @@ describe('customers', () => {
     }
   });
 
+  it('documents the phone rule exactly: a number fits the document\'s pattern if and only if it is taken', async () => {
+    const doc = (await api.request('/v1/openapi.json')).body;
+    const pattern = new RegExp(doc.paths['/v1/customers'].post.requestBody.content['application/json'].schema.properties.phone.pattern, 'u');
+    const phones = ['077-123 4567', '+94 71 555 0000', '0094771234567', '94771234567', ' 0 7 7 1 2 3 4 5 6 7 ', '', '12345', '011 234 5678', '+1 415 555 0100', '077123456', '0771234567x', '077\t1234567'];
+    for (const phone of phones) {
+      const res = await create({ email: 'pattern@example.com', phone });
+      assert.equal(pattern.test(phone), res.status < 300, `${JSON.stringify(phone)}: ${res.text}`);
+    }
+  });
+
+  it('refuses U+0000 in a query string with 400, never a server error', async () => {
+    const res = await api.request('/v1/customers?email=a%00b@example.com', { key: keys.sk_test });
+    assert.equal(res.status, 400, res.text);
+    assert.deepEqual(res.body.fields.map((f: { path: string }) => f.path), ['email']);
+  });
+
   it('refuses bad emails, names and locales', async () => {
     const res = await create({ email: 'no-at-sign', name: '', locale: 'EN' });
     assert.deepEqual(res.body.fields.map((f: { path: string }) => f.path).sort(), ['email', 'locale', 'name']);

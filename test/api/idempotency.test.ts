@@ -193,7 +193,9 @@ describe('Idempotency-Key', () => {
       assert.equal(retried.status, 201, retried.text);
       assert.equal(retried.headers.get('idempotent-replayed'), 'true');
       assert.equal(retried.text, first.text);
-      assert.equal((await create(key, { amountCents: 999, description: 'other and invalid' }, k.sk_test)).body.reason, 'idempotency_key_reused');
+      // Another request the handler would refuse (line items totalling under the minimum).
+      const refused = { lineItems: [{ name: 'Tea', unitAmountCents: 100, quantity: 1 }] };
+      assert.equal((await create(key, refused, k.sk_test)).body.reason, 'idempotency_key_reused');
       const fresh = ik();
       assert.equal((await create(fresh, body, k.sk_test)).body.reason, 'monthly_limit_reached');
       assert.equal(await count('idempotency_keys', { account_id: account, key: fresh }), 0, 'the refusal did not take its key');

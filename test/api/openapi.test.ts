@@ -82,6 +82,40 @@ describe('OpenAPI document and API reference', () => {
     check(schemaOf('/v1/customers', 'post', 400), (await api.request('/v1/customers', { key, body: {}, idempotencyKey: 'schema-check-2' })).body);
   });
 
+  it('links each new object to the operations that take its id, and the links lead to it', async () => {
+    const operations = new Map<string, { path: string; method: string }>();
+    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, { operationId: string }>>)) {
+      for (const [method, op] of Object.entries(ops)) operations.set(op.operationId, { path, method });
+    }
+    const links = new Map<string, Record<string, { operationId: string; parameters: Record<string, string> }>>();
+    for (const ops of Object.values(doc.paths as Record<string, Record<string, any>>)) {
+      for (const op of Object.values(ops)) {
+        for (const [status, response] of Object.entries(op.responses as Record<string, any>)) {
+          if (!response.links) continue;
+          links.set(`${op.operationId} ${status}`, response.links);
+          for (const link of Object.values(response.links as Record<string, { operationId: string; parameters: Record<string, string> }>)) {
+            const target = operations.get(link.operationId);
+            assert.ok(target, link.operationId);
+            assert.deepEqual(Object.keys(link.parameters), [...target.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]), link.operationId);
+          }
+        }
+      }
+    }
+    assert.deepEqual(Object.keys(links.get('createCheckout 201') ?? {}).sort(), ['getCheckout', 'getPayment']);
+    assert.ok(links.get('createCustomer 201')?.getCustomer);
+    assert.ok(links.get('createWebhookEndpoint 201')?.pingWebhookEndpoint);
+    assert.ok(links.get('pingWebhookEndpoint 202')?.resendWebhookDelivery);
+    // Followed by hand: the expressions pick the ids that the linked operations answer.
+    const created = (await api.request('/v1/checkouts', { key, body: { amountCents: 5000, description: 'Linked' }, idempotencyKey: 'links-check-1' })).body;
+    for (const link of Object.values(links.get('createCheckout 201')!)) {
+      const pointer = link.parameters.id!.replace('$response.body#', '');
+      const id = pointer.split('/').slice(1).reduce((value: any, part) => value[part], created);
+      const res = await api.request(operations.get(link.operationId)!.path.replace('{id}', id), { key });
+      assert.equal(res.status, 200, link.operationId);
+      assert.equal(res.body.id, id);
+    }
+  });
+
   it('serves an API reference page rendered from the document', async () => {
     const res = await fetch(`${api.url}/docs/api`);
     assert.equal(res.status, 200);

@@ -79,6 +79,25 @@ describe('list pagination', () => {
     });
   }
 
+  it('documents each list\'s cursor as an id of its own kind, which is what the list takes', async () => {
+    const doc = (await api.request('/v1/openapi.json')).body;
+    const lists = Object.entries(doc.paths as Record<string, any>).filter(([, ops]) => ops.get?.parameters.some((p: { name: string }) => p.name === 'cursor'));
+    assert.ok(lists.length >= 5);
+    const foreign = 'pay_000000000000000000000000';
+    for (const [path, ops] of lists) {
+      const cursor = new RegExp(ops.get.parameters.find((p: { name: string }) => p.name === 'cursor').schema.pattern, 'u');
+      if (path === '/v1/payments') {
+        assert.ok(cursor.test(foreign));
+        continue;
+      }
+      // Another list's id fits the spec's general cursor pattern, but not this list's.
+      assert.ok(!cursor.test(foreign), path);
+      if (!path.includes('{')) assert.equal((await api.request(`${path}?cursor=${foreign}`, { key })).status, 400, path);
+    }
+    const customers = doc.paths['/v1/customers'].get.parameters.find((p: { name: string }) => p.name === 'cursor').schema.pattern;
+    assert.ok(new RegExp(customers, 'u').test(created[0]!));
+  });
+
   it('filters by email, case-insensitively', async () => {
     const res = await api.request('/v1/customers?email=C7@EXAMPLE.COM', { key });
     assert.deepEqual(res.body.data.map((c: { email: string }) => c.email), ['c7@example.com']);

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
 import { colomboMonth } from '../../domain/time';
 import { startApiWithMerchant, ik, type TestApi } from '../support/api';
 import type { MerchantKeys } from '../../db/merchants';
@@ -52,8 +54,9 @@ describe('checkouts and payments API', () => {
     assert.deepEqual(again.body, first.body);
     assert.equal((await create({ ...simple, amountCents: 1000 }, keys.sk_test, key)).body.reason, 'idempotency_key_reused');
     // Refused by the handler before its write: answered from the held key, as if claimed first.
-    assert.equal((await create({ ...simple, amountCents: 5 }, keys.sk_test, key)).body.reason, 'idempotency_key_reused');
-    assert.equal((await create({ ...simple, amountCents: 5 }, keys.sk_test, ik())).body.reason, 'amount');
+    const tooLittle = { lineItems: [{ name: 'Tea', unitAmountCents: 100, quantity: 1 }] };
+    assert.equal((await create(tooLittle, keys.sk_test, key)).body.reason, 'idempotency_key_reused');
+    assert.equal((await create(tooLittle, keys.sk_test, ik())).body.reason, 'amount');
     assert.equal((await api.request('/v1/checkouts', { key: keys.sk_test, body: simple })).body.reason, 'idempotency_key_missing');
   });
 
@@ -150,6 +153,40 @@ describe('checkouts and payments API', () => {
     for (const url of ['http://shop.example/done', 'javascript://alert(1)', 'ftp://x.example/', 'not a url', 'data:text/html,hi', `https://x.example/${'a'.repeat(2000)}`]) {
       assert.deepEqual(paths(await create({ ...simple, successUrl: url, cancelUrl: url })), ['cancelUrl', 'successUrl'], url);
     }
+  });
+
+  it('documents the body exactly: it fits the document if and only if it is taken (line item totals aside)', async () => {
+    const doc = (await api.request('/v1/openapi.json')).body;
+    const ajv = new Ajv2020({ strict: false });
+    addFormats(ajv);
+    const fits = ajv.compile(doc.paths['/v1/checkouts'].post.requestBody.content['application/json'].schema);
+    const line = { name: 'Tea', unitAmountCents: 1000, quantity: 1 };
+    const bodies = [
+      simple,
+      { lineItems: [line] },
+      { lineItems: [line], description: 'Tea' },
+      {},
+      { description: 'nothing to pay' },
+      { amountCents: 5000 },
+      { lineItems: [line], amountCents: 1000, description: 'x' },
+      { amountCents: 999, description: 'x' },
+      { amountCents: 100_000_001, description: 'x' },
+      { ...simple, customer: { name: 'Sita', email: 's@example.com', phone: '011-234 5678' } },
+      { ...simple, customer: { name: 'Sita', email: 's@example.com', phone: '+1 415 555 0100' } },
+      { ...simple, customer: { name: 'Sita', email: 's@example.com', phone: '' } },
+      { ...simple, successUrl: 'myapp://paid' },
+      { ...simple, successUrl: 'not a url' },
+    ];
+    for (const body of bodies) {
+      const res = await create(body);
+      assert.equal(fits(body), res.status === 201, `${JSON.stringify(body)}: ${res.text}`);
+    }
+  });
+
+  it('refuses U+0000 in any string of the body with 400, never a server error', async () => {
+    const res = await create({ ...simple, description: 'Tea\u0000for two', customer: { name: 'Sita', email: 's@example.com' }, reference: 'a\u0000' });
+    assert.equal(res.status, 400, res.text);
+    assert.deepEqual(paths(res), ['description', 'reference']);
   });
 
   it('saveCard: a live checkout is refused while saved cards are off (409 saved_cards_off); test mode may ask', async () => {

@@ -53,6 +53,20 @@ describe('webhook endpoints and events', () => {
     });
   }
 
+  it('documents the URL\'s form (http or https, a host, no credentials) and refuses what is outside it', async () => {
+    const doc = (await api.request('/v1/openapi.json')).body;
+    const url = doc.paths['/v1/webhook_endpoints'].post.requestBody.content['application/json'].schema.properties.url;
+    const form = new RegExp(url.pattern, 'u');
+    for (const outside of ['ftp://example.com/hook', 'not a url', 'https://', 'https://user:pass@example.com/hook', 'https://@example.com', 'https:example.com']) {
+      assert.ok(!form.test(outside), outside);
+      assert.equal((await add(outside, merchant.keys.sk_test)).status, 400, outside);
+    }
+    for (const example of [...url.examples, 'HTTPS://example.com', 'https://example.com:8443?a=b@c']) {
+      assert.ok(form.test(example), example);
+      assert.equal((await add(example, merchant.keys.sk_test)).status, 201, example);
+    }
+  });
+
   it('lets test endpoints use http on localhost, and nothing else internal', async () => {
     assert.equal((await add(receiver.url, merchant.keys.sk_test)).status, 201);
     assert.equal((await add('http://localhost:9/hook', merchant.keys.sk_test)).status, 201);

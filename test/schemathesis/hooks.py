@@ -1,0 +1,39 @@
+# Schemathesis hooks for test/api/schemathesis.test.ts (loaded through SCHEMATHESIS_HOOKS).
+import re
+import uuid
+
+import schemathesis
+
+# The document's pattern for Idempotency-Key (api/openapi/document.ts).
+KEY_PATTERN = re.compile(r"^[A-Za-z0-9_\-:.]{8,255}$")
+
+
+@schemathesis.hook
+def before_call(context, case, kwargs):
+    # Generated keys repeat ("00000000"), so most writes would be answered idempotency_key_reused
+    # without reaching the handler. A well-formed key becomes a fresh one, as a client sends per
+    # request; a malformed or missing one (a negative case) is left as generated.
+    key = case.headers.get("Idempotency-Key") if case.headers else None
+    if isinstance(key, str) and KEY_PATTERN.match(key):
+        case.headers["Idempotency-Key"] = f"st-{uuid.uuid4().hex}"
+
+
+# Rules a JSON Schema cannot state, for which the spec (or the webhook sender's safety) answers 400
+# to schema-valid data: line items totalling outside 1000..100000000 cents (reason `amount`), and
+# where a URL may lead (http only on localhost, no javascript: and the like, no webhook host that
+# resolves to an internal address). Any other refusal of schema-valid data is still a failure.
+URL_FIELDS = {"successUrl", "cancelUrl", "url"}
+
+
+@schemathesis.hook
+def filter_failure(context, failure, case, response):
+    if failure.code != "ST202" or response.status_code != 400:
+        return True
+    try:
+        body = response.json()
+    except ValueError:
+        return True
+    paths = {field.get("path") for field in body.get("fields", [])}
+    if body.get("reason") == "amount":
+        return paths != {"lineItems"}
+    return not paths or not paths <= URL_FIELDS
