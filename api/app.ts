@@ -16,13 +16,14 @@ import { errorPage } from './docs/error-page';
 import { referencePage } from './docs/reference-page';
 import { openApiDocument } from './openapi/document';
 import { checkoutPagesRouter } from './pages/checkout';
-import { fontsRouter } from './pages/fonts';
+import { assetsRouter } from './pages/assets';
 import type { ApiState } from './platform/context';
 import { cors } from './platform/cors';
 import { errorHandler } from './platform/errors';
 import { createRateLimiter } from './platform/rate-limit';
 import type { RouteSpec } from './platform/route';
 import { traceId } from './platform/trace-id';
+import { securityHeaders } from './platform/security-headers';
 import { apiRouter, chain, corsPolicyFor, type Middleware } from './router';
 import { apiRoutes } from './routes';
 
@@ -71,13 +72,14 @@ export function createApp(deps: AppDeps): App {
   const api = apiRouter(routes, { db: deps.db, clock, config, log, limiter, activeKeys: deps.activeKeys ?? uncachedActiveKeys(deps.db), orchestration: deps.orchestration });
   const policy = corsPolicyFor(routes);
   koa.use(traceId());
+  koa.use(securityHeaders({ https: new URL(config.publicBaseUrl).protocol === 'https:' }));
   koa.use(errorHandler({ docsUrl: config.docsUrl, log }));
   koa.use(cors({ ownOrigins: [config.publicBaseUrl, ...config.corsOrigins], policyFor: (ctx) => policy(ctx.path) }));
   const processors = createProcessors({ db: deps.db, clock, publicBaseUrl: () => config.publicBaseUrl });
   // API paths start with /v1/; the pages never do, so an API request skips their routers.
   const pageRouters = chain([
     pages.routes(),
-    fontsRouter().routes(),
+    assetsRouter().routes(),
     checkoutPagesRouter({ db: deps.db, clock, config, orchestration: deps.orchestration, processors }).routes(),
     // The sandbox processor's own pages (a live processor's pages live on its own site).
     sandboxRouter({ db: deps.db, clock }).routes(),

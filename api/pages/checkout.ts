@@ -19,8 +19,8 @@ import type { OrchestrationPort } from '../../orchestration';
 import { WorkflowClosedError, WorkflowNotFoundError } from '../../orchestration/errors';
 import { workflowIdFor } from '../../orchestration/ids';
 import type { Processors } from '../../processor';
-import { escapeHtml, htmlDocument } from '../docs/html';
-import { FONT_FACE_CSS, SCRIPT_FONT_FAMILIES } from './fonts';
+import { escapeHtml, htmlDocument, stylesheet } from '../docs/html';
+import { FONT_FACE_CSS, SCRIPT_FONT_FAMILIES } from './assets';
 import { readForm } from './form';
 import { declineKey, LANGUAGE_NAMES, say, type MessageKey } from './messages';
 
@@ -48,7 +48,7 @@ interface FormState {
   reason?: Reason;
 }
 
-const PAGE_CSS = `${FONT_FACE_CSS}
+const PAGE_STYLE = stylesheet(`${FONT_FACE_CSS}
 body{font:17px/1.5 ${SCRIPT_FONT_FAMILIES},system-ui,sans-serif;margin:0;background:#f6f7f9;color:#16181d}
 main{max-width:32rem;margin:0 auto;padding:1rem}
 .panel{background:#fff;border:1px solid #c5cad3;border-radius:10px;padding:1rem;margin-top:1rem}
@@ -64,7 +64,7 @@ input[type=text],input[type=email],input[type=tel]{font:inherit;width:100%;box-s
 [role=alert]{background:#fdecea;border:1px solid #8c1c13;color:#8c1c13;border-radius:6px;padding:.6rem}
 button{font:inherit;font-weight:700;width:100%;margin-top:1rem;padding:.8rem;border:0;border-radius:8px;background:#0b57d0;color:#fff;cursor:pointer}
 a{color:#0b57d0}
-:focus-visible{outline:3px solid #16181d;outline-offset:2px}`;
+:focus-visible{outline:3px solid #16181d;outline-offset:2px}`);
 
 function layout(locale: Locale, path: (l: Locale) => string, title: string, body: string, testMode: boolean): string {
   const languages = (['en', 'si', 'ta'] as const)
@@ -75,7 +75,7 @@ ${testMode ? `<p class="test">${escapeHtml(say(locale, 'testMode'))}</p>` : ''}
 <nav aria-label="${escapeHtml(say(locale, 'language'))}"><ul>${languages}</ul></nav>
 ${body}
 </main>`;
-  return htmlDocument(locale, title, PAGE_CSS, main);
+  return htmlDocument(locale, title, PAGE_STYLE, main);
 }
 
 function orderSummary(locale: Locale, payment: PaymentRow): string {

@@ -9,7 +9,7 @@ import type { Clock } from '../../domain/clock';
 import { cardScheme, luhnValid, SCHEME_NAMES, type CardScheme } from '../../domain/card';
 import { LOCALES, type Locale } from '../../domain/locale';
 import { centsFromDb, formatRupees } from '../../domain/money';
-import { escapeHtml, htmlDocument } from '../../api/docs/html';
+import { escapeHtml, htmlDocument, stylesheet } from '../../api/docs/html';
 import { readForm } from '../../api/pages/form';
 import type { CardProcessor, DeclineCode, ProcessorOutcome, ReportedCard } from '../port';
 import { DECLINE_MESSAGES, expectedCvv, outcomeForExpiry, TEST_CARDS } from './cards';
@@ -98,7 +98,7 @@ function localeOf(ctx: Context): Locale {
   return typeof lang === 'string' && (LOCALES as readonly string[]).includes(lang) ? (lang as Locale) : 'en';
 }
 
-const PAGE_CSS = `body{font:17px/1.5 system-ui,sans-serif;margin:0;background:#f3f4f6;color:#111}
+const PAGE_STYLE = stylesheet(`body{font:17px/1.5 system-ui,sans-serif;margin:0;background:#f3f4f6;color:#111}
 main{max-width:28rem;margin:0 auto;padding:1rem}
 .card{background:#fff;border:1px solid #c8ccd2;border-radius:8px;padding:1rem}
 .banner{background:#fff4ce;border:1px solid #8a6d00;padding:.5rem;border-radius:6px}
@@ -107,10 +107,10 @@ input{font:inherit;width:100%;box-sizing:border-box;padding:.6rem;border:1px sol
 button{font:inherit;margin-top:1rem;width:100%;padding:.75rem;border:0;border-radius:6px;background:#14532d;color:#fff;cursor:pointer}
 button.secondary{background:#fff;color:#7f1d1d;border:2px solid #7f1d1d}
 :focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}
-[role=alert]{color:#7f1d1d;font-weight:600}`;
+[role=alert]{color:#7f1d1d;font-weight:600}`);
 
 function page(locale: Locale, title: string, body: string): string {
-  return htmlDocument(locale, title, PAGE_CSS, `<main>${body}</main>`);
+  return htmlDocument(locale, title, PAGE_STYLE, `<main>${body}</main>`);
 }
 
 export function sandboxRouter(deps: { db: Knex; clock: Clock }): Router {

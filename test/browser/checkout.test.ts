@@ -255,4 +255,34 @@ describe('hosted checkout in a browser', function () {
     }
     assert.equal((await fetch(`${api.url}/assets/fonts/secret.key`)).status, 404, 'only the declared font files are served');
   });
+
+  it('another site cannot frame the checkout, and the page runs under its CSP with no violation', async () => {
+    const c = await checkout();
+    const page = await newPage();
+    const violations: string[] = [];
+    page.on('console', (m) => {
+      if (/Content.Security.Policy|Refused to/i.test(m.text())) violations.push(m.text());
+    });
+    await page.goto(c.url);
+    // The stylesheet is a file of its own and applies (an inline <style> would be refused).
+    assert.equal(await page.getByRole('button', { name: /^Pay/ }).evaluate((b) => (globalThis as any).getComputedStyle(b).backgroundColor), 'rgb(11, 87, 208)');
+    assert.deepEqual(violations, []);
+    // The shop (another origin: localhost, not 127.0.0.1) puts the checkout in an iframe.
+    const framing = await newPage();
+    await framing.goto(`${shopUrl}/frame`);
+    await framing.evaluate((url) => {
+      const d = (globalThis as any).document;
+      const frame = d.createElement('iframe');
+      frame.name = 'pay';
+      frame.src = url;
+      d.body.appendChild(frame);
+      return new Promise((resolve) => frame.addEventListener('load', resolve));
+    }, c.url);
+    const frame = framing.frame({ name: 'pay' });
+    assert.ok(frame);
+    assert.notEqual(frame.url(), c.url, 'the checkout did not load in the frame');
+    assert.equal(await frame.getByRole('button', { name: /^Pay/ }).count(), 0);
+    await page.context().close();
+    await framing.context().close();
+  });
 });

@@ -1,6 +1,6 @@
 // The hosted checkout pages over plain HTTP: what a shopper (or anyone else) can do to them.
 import assert from 'node:assert/strict';
-import { startApiWithMerchant, ik, type TestApi } from '../support/api';
+import { startApi, startApiWithMerchant, ik, type TestApi } from '../support/api';
 import type { MerchantKeys } from '../../db/merchants';
 import { absolute, get, postForm } from './hosted-flow';
 
@@ -35,5 +35,30 @@ describe('hosted checkout pages', () => {
     const back = await get(absolute(api, third.location as string));
     assert.equal(back.status, 303);
     assert.match(back.location as string, /\/return\?attempt=1$/);
+  });
+
+  it('every page, asset and API answer carries the security headers; HSTS only behind https', async () => {
+    const c = await open();
+    const page = await fetch(c.url);
+    const css = (await page.text()).match(/<link rel="stylesheet" href="([^"]+)">/)?.[1];
+    assert.ok(css, 'the page links its stylesheet');
+    for (const res of [page, await fetch(`${api.url}${css}`), await fetch(`${api.url}/docs/errors`), await fetch(`${api.url}/v1/openapi.json`)]) {
+      assert.equal(res.status, 200, res.url);
+      const csp = res.headers.get('content-security-policy') ?? '';
+      assert.match(csp, /default-src 'none'/, res.url);
+      assert.match(csp, /frame-ancestors 'none'/, res.url);
+      assert.doesNotMatch(csp, /unsafe-inline/, res.url);
+      assert.equal(res.headers.get('x-frame-options'), 'DENY', res.url);
+      assert.equal(res.headers.get('x-content-type-options'), 'nosniff', res.url);
+      assert.equal(res.headers.get('referrer-policy'), 'no-referrer', res.url);
+      assert.equal(res.headers.get('strict-transport-security'), null, 'no HSTS on plain http');
+    }
+    assert.doesNotMatch(await (await fetch(c.url)).text(), /<style|<script|style="/, 'nothing inline');
+    const https = await startApi({ env: { PUBLIC_BASE_URL: 'https://pay.example.lk' } });
+    try {
+      assert.equal((await fetch(`${https.url}/v1/openapi.json`)).headers.get('strict-transport-security'), 'max-age=31536000; includeSubDomains');
+    } finally {
+      await https.close();
+    }
   });
 });

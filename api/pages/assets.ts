@@ -1,8 +1,10 @@
-// Sinhala and Tamil type for the hosted pages, served from the @fontsource packages: a phone
-// without these fonts would otherwise show empty boxes. Only the Sinhala and Tamil subsets
-// (regular and bold) are declared; Latin text keeps the system font.
+// The pages' static files: their stylesheets (see htmlDocument), and Sinhala and Tamil type
+// served from the @fontsource packages, since a phone without these fonts would otherwise show
+// empty boxes. Only the Sinhala and Tamil subsets (regular and bold) are declared; Latin text
+// keeps the system font.
 import { readFileSync } from 'node:fs';
 import Router from '@koa/router';
+import { STYLESHEETS_PATH, stylesheetNamed } from '../docs/html';
 
 const FAMILIES = [
   { family: 'Noto Sans Sinhala', pkg: '@fontsource/noto-sans-sinhala', subset: 'sinhala' },
@@ -39,15 +41,25 @@ export const FONT_FACE_CSS = FAMILIES.flatMap(({ family, pkg, subset }) => {
   );
 }).join('\n');
 
-export function fontsRouter(): Router {
+// A year: a font's name is one subset and weight (a newer package version renders the same
+// script), and a stylesheet's name is the hash of its content.
+const CACHE_FOR_A_YEAR = 'public, max-age=31536000';
+
+export function assetsRouter(): Router {
   const router = new Router({ strict: true, sensitive: true });
   router.get(`${FONTS_PATH}/:name`, (ctx) => {
     const file = files.get(ctx.params.name!);
     if (file === undefined) return;
     ctx.type = 'font/woff2';
-    // A year: a name is one subset and weight, and a newer package version renders the same script.
-    ctx.set('Cache-Control', 'public, max-age=31536000');
+    ctx.set('Cache-Control', CACHE_FOR_A_YEAR);
     ctx.body = readFileSync(file);
+  });
+  router.get(`${STYLESHEETS_PATH}/:name`, (ctx) => {
+    const css = stylesheetNamed(ctx.params.name!);
+    if (css === undefined) return;
+    ctx.type = 'text/css; charset=utf-8';
+    ctx.set('Cache-Control', CACHE_FOR_A_YEAR);
+    ctx.body = css;
   });
   return router;
 }
