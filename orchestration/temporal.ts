@@ -1,7 +1,6 @@
 // The port over a real Temporal cluster, through @temporalio/client.
 import { Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError as ClientNotFound } from '@temporalio/client';
 import type { WorkflowHandle } from '@temporalio/client';
-import { ServiceError } from '@temporalio/client';
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 import { WorkflowClosedError, WorkflowNotFoundError, WorkflowQueryFailedError } from './errors';
 import { TASK_QUEUE, searchAttributesFor } from './ids';
@@ -21,18 +20,31 @@ export function createTemporalPort(client: Client, taskQueue = TASK_QUEUE): Orch
     return { workflowId, runId: description.runId, started: false };
   };
 
-  /** Client errors become the port's, so callers never depend on which engine runs. */
+  const handle = (workflowId: string): WorkflowHandle => client.workflow.getHandle(workflowId);
+
+  /**
+   * Client errors become the port's, so callers never depend on which engine runs. A server
+   * answers "not found" for a workflow that has closed as well ("workflow execution already
+   * completed"), and the client makes both a WorkflowNotFoundError: describe tells them apart.
+   */
   const translate = async <T>(workflowId: string, call: () => Promise<T>): Promise<T> => {
     try {
       return await call();
     } catch (err) {
-      if (err instanceof ClientNotFound) throw new WorkflowNotFoundError(workflowId);
-      if (err instanceof ServiceError && /already completed|workflow execution already completed/i.test(err.message)) throw new WorkflowClosedError(workflowId);
-      throw err;
+      if (!(err instanceof ClientNotFound)) throw err;
+      throw (await exists(workflowId)) ? new WorkflowClosedError(workflowId) : new WorkflowNotFoundError(workflowId);
     }
   };
 
-  const handle = (workflowId: string): WorkflowHandle => client.workflow.getHandle(workflowId);
+  const exists = async (workflowId: string): Promise<boolean> => {
+    try {
+      await handle(workflowId).describe();
+      return true;
+    } catch (err) {
+      if (err instanceof ClientNotFound) return false;
+      throw err;
+    }
+  };
 
   return {
     engine: 'temporal',

@@ -266,10 +266,17 @@ export function workflowScenarios(title: string, on: WorkflowEngineKind, engine?
       assert.deepEqual(calls, ['record chk_c:expired']);
     });
 
-    it('signal-with-start starts the workflow with the signal in its first task', async function () {
+    it('signal-with-start starts the workflow with the signal in its first task; a closed one again only where reuse is allowed', async function () {
       const wf = id('checkout');
-      await env.port.signalWithStart({ workflowType: 'checkoutLifetime', workflowId: wf, args: ['chk_d', 30 * MINUTE] }, 'paid', ['pay_2']);
+      const start = { workflowType: 'checkoutLifetime', workflowId: wf, args: ['chk_d', 30 * MINUTE] };
+      const first = await env.port.signalWithStart(start, 'paid', ['pay_2']);
       assert.equal(await env.result(wf), 'paid');
+      await env.replay(wf);
+      assert.deepEqual(await env.port.signalWithStart(start, 'paid', ['pay_3']), first, 'refused under reject-duplicate');
+      const again = await env.port.signalWithStart({ ...start, idReuse: 'allow-duplicate' }, 'paid', ['pay_3']);
+      assert.notEqual(again.runId, first.runId);
+      assert.equal(await env.result(wf), 'paid');
+      assert.deepEqual(calls, ['record chk_d:paid', 'record chk_d:paid']);
       await env.replay(wf);
     });
 

@@ -343,7 +343,11 @@ export class EmbeddedEngine {
     return { runId: run.runId, started: true };
   }
 
-  /** Signals a running workflow, or starts it with the signal in its first activation. */
+  /**
+   * Signals a running workflow, or starts it with the signal in its first activation. A closed one
+   * is started again only when reuse is allowed; otherwise, as a server refuses the start, nothing
+   * happens: no run, no signal.
+   */
   async signalWithStart(options: EngineStartOptions, signalName: string, args: unknown[] = []): Promise<{ runId: string; started: boolean }> {
     this.assertRunning();
     const existing = this.latest.get(options.workflowId);
@@ -351,6 +355,7 @@ export class EmbeddedEngine {
       await this.signal(options.workflowId, signalName, args);
       return { runId: existing.runId, started: false };
     }
+    if (existing && options.idReusePolicy !== 'allow-duplicate') return { runId: existing.runId, started: false };
     const run = this.createRun(options, {}, (r) => this.signalDelivery(r, signalName, args));
     return { runId: run.runId, started: true };
   }
