@@ -39,8 +39,8 @@ export function stylesheetNamed(name: string): string | undefined {
 
 /**
  * A whole page: every server-rendered page (the docs, the hosted checkout, the sandbox processor)
- * has this shell, with its own stylesheet and body. No referrer leaves any of them: a checkout's
- * URL is its only credential.
+ * has this shell, with its own stylesheet and body. No referrer leaves any of them for another
+ * site: a checkout's URL is its only credential.
  */
 export function htmlDocument(lang: string, title: string, style: Stylesheet, body: string): string {
   return `<!doctype html>
@@ -48,7 +48,7 @@ export function htmlDocument(lang: string, title: string, style: Stylesheet, bod
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <title>${escapeHtml(title)}</title>
 <link rel="stylesheet" href="${style.href}">
 </head>

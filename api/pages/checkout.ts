@@ -21,6 +21,7 @@ import { workflowIdFor } from '../../orchestration/ids';
 import type { Processors } from '../../processor';
 import { escapeHtml, htmlDocument, stylesheet } from '../docs/html';
 import { FONT_FACE_CSS, SCRIPT_FONT_FAMILIES } from './assets';
+import { createCsrf, CSRF_FIELD } from './csrf';
 import { readForm } from './form';
 import { declineKey, LANGUAGE_NAMES, say, type MessageKey } from './messages';
 
@@ -108,6 +109,7 @@ ${problem ? `<p class="problem" id="${name}-problem">${escapeHtml(say(locale, pr
 export function checkoutPagesRouter(deps: CheckoutPagesDeps): Router {
   const { db, clock } = deps;
   const router = new Router({ strict: true, sensitive: true });
+  const csrf = createCsrf(deps.config);
   const prefix = (locale: Locale) => (locale === 'en' ? '' : `/${locale}`);
   const pagePath = (locale: Locale, id: string) => `${prefix(locale)}/checkout/${id}`;
 
@@ -154,6 +156,7 @@ export function checkoutPagesRouter(deps: CheckoutPagesDeps): Router {
     const amount = formatRupees(centsFromDb(payment.amount_cents));
     const alerts: string[] = [];
     if (state.reason === 'card_number_refused') alerts.push(say(locale, 'card_number_refused'));
+    else if (state.reason === 'page_changed') alerts.push(say(locale, 'pageChanged'));
     else if (state.reason === 'details_invalid') alerts.push(say(locale, 'details_invalid'));
     else if (payment.status === 'failed') alerts.push(say(locale, 'declined', { reason: say(locale, declineKey(payment.failure_code)) }));
     else if (payment.status === 'processing') alerts.push(say(locale, 'processing'));
@@ -175,6 +178,7 @@ ${field(locale, 'phone', 'tel', 'tel', state, false)}
 ${alerts.map((a) => `<p role="alert">${escapeHtml(a)}</p>`).join('')}
 ${orderSummary(locale, payment)}
 <form method="post" action="${pagePath(locale, checkout.id)}/pay" novalidate>
+<input type="hidden" name="${CSRF_FIELD}" value="${escapeHtml(csrf.token(ctx, checkout.id))}">
 ${details}
 ${consent}
 <button type="submit">${escapeHtml(say(locale, 'pay', { amount }))}</button>
@@ -200,6 +204,9 @@ ${cancel}`, state.reason);
     if (closed === 'expired') return message(ctx, locale, view, 409, 'expiredTitle', 'expiredText', 'expired');
     const processor = deps.processors.forMode(view.checkout.mode);
     if (processor === null) return message(ctx, locale, view, 501, 'unavailable', null);
+    // Another site's post, or a page from before the browser's cookie: nothing is kept, and the
+    // page comes back with a fresh token for the shopper to press Pay again.
+    if (!csrf.accepts(ctx, form, view.checkout.id)) return payPage(ctx, locale, view, { values: {}, problems: {}, reason: 'page_changed' }, 409);
 
     let customer: { name: string; email: string; phone: string | null } | null = null;
     if (view.payment.customer_email === null) {

@@ -1,7 +1,9 @@
 // Headers every answer carries, pages and API alike: pages load nothing but their own stylesheet
 // and fonts and run no script, no other site may frame them (the checkout page is a payment
 // form: clickjacking), browsers take declared content types at their word, no referrer leaves
-// (a checkout's URL is its only credential), and behind https the browser stays on https.
+// for another site (a checkout's URL is its only credential; same-origin rather than no-referrer,
+// under which browsers send `Origin: null` on the page's own form posts), and behind https the
+// browser stays on https.
 import type { Next } from 'koa';
 import type { ApiContext } from './context';
 
@@ -21,7 +23,7 @@ export function securityHeaders(options: { https: boolean }) {
     'Content-Security-Policy': CONTENT_SECURITY_POLICY,
     'X-Frame-Options': 'DENY',
     'X-Content-Type-Options': 'nosniff',
-    'Referrer-Policy': 'no-referrer',
+    'Referrer-Policy': 'same-origin',
     ...(options.https ? { 'Strict-Transport-Security': 'max-age=31536000; includeSubDomains' } : {}),
   };
   return async (ctx: ApiContext, next: Next) => {

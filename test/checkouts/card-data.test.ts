@@ -2,6 +2,7 @@
 // (the sandbox's own included), not in the logs of a server running at trace level, not in any
 // page the service served.
 import assert from 'node:assert/strict';
+import { postPay } from './hosted-flow';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { connect } from '../../db/connection';
@@ -47,7 +48,9 @@ describe('card data never reaches the service', function () {
         pages.push(await res.text());
         return new URL(res.headers.get('location') as string, base).toString();
       };
-      const session = new URL(await post(`${checkout.url}/pay`, { name: 'Nimal Perera', email: 'nimal@example.com' }));
+      const paid = await postPay(checkout.url, { name: 'Nimal Perera', email: 'nimal@example.com' });
+      pages.push(paid.text);
+      const session = new URL(paid.location as string, base);
       // A wrong CVV first: the sandbox's answer must not echo the number back either.
       await post(`${session.origin}${session.pathname}/card${session.search}`, { number: CARD, expiry: '01/39', cvv: '999' });
       const threeDs = await post(`${session.origin}${session.pathname}/card${session.search}`, { number: CARD, expiry: '01/39', cvv: '100' });

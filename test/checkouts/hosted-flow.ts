@@ -14,14 +14,25 @@ export async function get(url: string): Promise<Step> {
   return { status: res.status, location: res.headers.get('location'), text: await res.text() };
 }
 
-export async function postForm(url: string, form: Record<string, string>): Promise<Step> {
+export async function postForm(url: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<Step> {
   const res = await fetch(url, {
     method: 'POST',
     redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
     body: new URLSearchParams(form).toString(),
   });
   return { status: res.status, location: res.headers.get('location'), text: await res.text() };
+}
+
+/**
+ * The checkout's Pay form as a browser sends it: the page first, for this browser's cookie and the
+ * form's token, then the post with both.
+ */
+export async function postPay(checkoutUrl: string, form: Record<string, string>): Promise<Step> {
+  const page = await fetch(checkoutUrl, { redirect: 'manual' });
+  const cookie = page.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const token = /name="csrf" value="([^"]*)"/.exec(await page.text())?.[1];
+  return postForm(`${checkoutUrl}/pay`, token === undefined ? form : { ...form, csrf: token }, cookie ? { cookie } : {});
 }
 
 export function absolute(api: TestApi, location: string): string {
@@ -35,7 +46,7 @@ export async function payAtProcessor(
   card: { number: string; expiry: string; cvv: string; threeDs?: 'pass' | 'fail' },
   details: Record<string, string> = {},
 ): Promise<string> {
-  const pay = await postForm(`${checkoutUrl}/pay`, details);
+  const pay = await postPay(checkoutUrl, details);
   assert.equal(pay.status, 303, pay.text);
   const session = absolute(api, pay.location as string);
   const sessionUrl = new URL(session);

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { startApi, startApiWithMerchant, ik, type TestApi } from '../support/api';
 import type { MerchantKeys } from '../../db/merchants';
-import { absolute, get, postForm } from './hosted-flow';
+import { absolute, get, postForm, postPay } from './hosted-flow';
 
 const DETAILS = { name: 'Nimal Perera', email: 'nimal@example.com', phone: '077 123 4567' };
 const APPROVED = { number: '5123450000000008', expiry: '01/39', cvv: '100' };
@@ -18,10 +18,10 @@ describe('hosted checkout pages', () => {
 
   it('Pay pressed again while the attempt is with the processor resumes the same processor session', async () => {
     const c = await open();
-    const first = await postForm(`${c.url}/pay`, DETAILS);
+    const first = await postPay(c.url, DETAILS);
     assert.equal(first.status, 303);
     // Back on the checkout page (the browser's back button), Pay again with nothing new.
-    const again = await postForm(`${c.url}/pay`, {});
+    const again = await postPay(c.url, {});
     assert.equal(again.status, 303, again.text);
     assert.equal(again.location, first.location, 'the same processor session');
     const payment = (await api.request(`/v1/checkouts/${c.id}`, { key: keys.sk_test })).body.payment;
@@ -30,7 +30,7 @@ describe('hosted checkout pages', () => {
     const session = new URL(absolute(api, first.location as string));
     const card = await postForm(`${session.origin}${session.pathname}/card${session.search}`, APPROVED);
     await postForm(absolute(api, card.location as string), { result: 'pass' });
-    const third = await postForm(`${c.url}/pay`, {});
+    const third = await postPay(c.url, {});
     assert.equal(third.status, 303);
     const back = await get(absolute(api, third.location as string));
     assert.equal(back.status, 303);
@@ -50,7 +50,7 @@ describe('hosted checkout pages', () => {
       assert.doesNotMatch(csp, /unsafe-inline/, res.url);
       assert.equal(res.headers.get('x-frame-options'), 'DENY', res.url);
       assert.equal(res.headers.get('x-content-type-options'), 'nosniff', res.url);
-      assert.equal(res.headers.get('referrer-policy'), 'no-referrer', res.url);
+      assert.equal(res.headers.get('referrer-policy'), 'same-origin', res.url);
       assert.equal(res.headers.get('strict-transport-security'), null, 'no HSTS on plain http');
     }
     assert.doesNotMatch(await (await fetch(c.url)).text(), /<style|<script|style="/, 'nothing inline');
@@ -60,5 +60,37 @@ describe('hosted checkout pages', () => {
     } finally {
       await https.close();
     }
+  });
+
+  it('a cross-site post, or one without this browser\'s token, keeps nothing and shows the form again', async () => {
+    const c = await open();
+    const page = await fetch(c.url);
+    const cookie = page.headers.getSetCookie()[0] ?? '';
+    assert.match(cookie, /^kasi_csrf=[0-9a-f]{32}; path=\/; samesite=lax; httponly$/);
+    const token = /name="csrf" value="([^"]+)"/.exec(await page.text())![1]!;
+    const browser = { cookie: cookie.split(';')[0]! };
+    const refusals = [
+      // The reviewer's repro: a form on another site, which the browser sends with its Origin.
+      postForm(`${c.url}/pay`, { ...DETAILS, csrf: token }, { ...browser, origin: 'https://evil.example' }),
+      postForm(`${c.url}/pay`, { ...DETAILS, csrf: token }, { ...browser, 'sec-fetch-site': 'cross-site' }),
+      postForm(`${c.url}/pay`, DETAILS, browser), // no token
+      postForm(`${c.url}/pay`, { ...DETAILS, csrf: token }), // no cookie (SameSite kept it back)
+      postForm(`${c.url}/pay`, { ...DETAILS, csrf: token.replace(/.$/, (ch) => (ch === 'A' ? 'B' : 'A')) }, browser),
+    ];
+    for (const refused of await Promise.all(refusals)) {
+      assert.equal(refused.status, 409);
+      assert.match(refused.text, /This page was out of date, so nothing was sent/);
+      assert.match(refused.text, /name="csrf" value="[^"]+"/, 'a fresh form to press Pay again');
+    }
+    // Another checkout's token does not open this one.
+    const other = await open();
+    const otherToken = /name="csrf" value="([^"]+)"/.exec(await (await fetch(other.url, { headers: browser })).text())![1]!;
+    assert.equal((await postForm(`${c.url}/pay`, { ...DETAILS, csrf: otherToken }, browser)).status, 409);
+    const payment = (await api.request(`/v1/checkouts/${c.id}`, { key: keys.sk_test })).body.payment;
+    assert.equal(payment.customer, null, 'no customer details were kept');
+    assert.equal(payment.status, 'requires_payment_method');
+    // The same post from the page itself goes through.
+    const ok = await postForm(`${c.url}/pay`, { ...DETAILS, csrf: token }, { ...browser, origin: new URL(api.url).origin });
+    assert.equal(ok.status, 303);
   });
 });

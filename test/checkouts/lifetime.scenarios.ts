@@ -5,7 +5,7 @@ import { createResumers } from '../../workers/resumers';
 import { skipUnlessInstalled, startApiWithMerchant, ik, type EngineKind, type TestApi } from '../support/api';
 import { ahead, assertInstant, by } from '../support/instants';
 import type { MerchantKeys } from '../../db/merchants';
-import { get, payAtProcessor, postForm } from './hosted-flow';
+import { get, payAtProcessor, postForm, postPay } from './hosted-flow';
 
 const MINUTE = 60_000;
 const APPROVED = { number: '5123450000000008', expiry: '01/39', cvv: '100' };
@@ -157,7 +157,7 @@ export function describeCheckoutLifetime(engine: EngineKind): void {
 
     it('an unfinished processor session is closed at expiry: a late 3-D Secure cannot charge', async () => {
       const c = await open();
-      const pay = await postForm(`${c.url}/pay`, DETAILS);
+      const pay = await postPay(c.url, DETAILS);
       const session = new URL(pay.location as string);
       const card = await postForm(`${session.origin}${session.pathname}/card${session.search}`, APPROVED);
       await expire(c);
