@@ -50,6 +50,8 @@ export function portContract(title: string, on: WorkflowEngineKind): void {
       assert.equal(await env.port.describe('checkout/nope'), undefined);
       const workflowId = 'checkout/chk_q';
       await env.port.start({ workflowType: 'checkoutLifetime', workflowId, args: ['chk_q', 60_000] });
+      // Queried once its first task has run: a server may refuse a query before.
+      await env.sleep(1000);
       assert.equal(await env.port.query(workflowId, 'state'), 'open');
       await assert.rejects(env.port.query(workflowId, 'noSuchQuery'), WorkflowQueryFailedError);
       await env.port.signal(workflowId, 'paid', ['pay_1']);
