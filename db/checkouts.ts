@@ -143,6 +143,10 @@ export async function loadCheckoutView(db: Knex | Knex.Transaction, row: Checkou
 }
 
 /** Open checkouts and the time each has left, for the boot-time restart of their lifetimes. */
-export async function openCheckouts(db: Knex): Promise<Pick<CheckoutRow, 'id' | 'account_id' | 'mode' | 'expires_at'>[]> {
-  return db('checkouts').where({ status: 'open' }).select('id', 'account_id', 'mode', 'expires_at');
+/** Every open checkout, with the attempt still with the processor (null when none is). */
+export async function openCheckouts(db: Knex): Promise<(Pick<CheckoutRow, 'id' | 'account_id' | 'mode' | 'expires_at'> & { attempt_in_flight: number | null })[]> {
+  return db('checkouts as c')
+    .join('payments as p', 'p.id', 'c.payment_id')
+    .where('c.status', 'open')
+    .select('c.id', 'c.account_id', 'c.mode', 'c.expires_at', db.raw(`case when p.status = 'processing' then p.attempts end as attempt_in_flight`));
 }

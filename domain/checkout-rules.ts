@@ -4,6 +4,12 @@
 export const PAYMENT_MIN_CENTS = 1_000;
 export const PAYMENT_MAX_CENTS = 100_000_000;
 export const CHECKOUT_LIFETIME_MS = 30 * 60 * 1000;
+/**
+ * How long after an attempt is handed to the processor (and again after each answer of "still
+ * pending") the checkout's workflow asks the processor itself, so an approved payment whose
+ * customer never comes back settles without waiting for the expiry.
+ */
+export const OUTCOME_POLL_MS = 60 * 1000;
 
 export interface LineItemInput {
   name: string;

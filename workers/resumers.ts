@@ -3,6 +3,7 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../domain/clock';
 import { openCheckouts } from '../db/checkouts';
+import { checkoutLifetimeStart } from '../orchestration/starts';
 import { pendingDeliveries } from '../db/webhook-deliveries';
 import { workflowIdFor } from '../orchestration/ids';
 import type { Resumer } from './orchestration';
@@ -10,15 +11,8 @@ import type { Resumer } from './orchestration';
 export function createResumers(deps: { db: Knex; clock: Clock }): Resumer[] {
   return [
     // Every open checkout's lifetime, with the time it has left (one already past its expiresAt
-    // expires at once).
-    async () =>
-      (await openCheckouts(deps.db)).map((c) => ({
-        workflowType: 'checkoutLifetime',
-        workflowId: workflowIdFor('checkout', c.id),
-        args: [{ checkoutId: c.id, expiresAt: c.expires_at.toISOString() }],
-        accountId: c.account_id,
-        mode: c.mode,
-      })),
+    // expires at once), asking the processor at once about an attempt left with it.
+    async () => (await openCheckouts(deps.db)).map((c) => checkoutLifetimeStart(c, c.attempt_in_flight ?? undefined)),
     // Every pending webhook delivery, resuming its retry ladder where it was.
     async () =>
       (await pendingDeliveries(deps.db)).map((d) => ({

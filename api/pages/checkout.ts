@@ -17,7 +17,8 @@ import { monthlyUsageCents } from '../../db/monthly-usage';
 import { findPayment, processorReference, type PaymentRow } from '../../db/payments';
 import type { OrchestrationPort } from '../../orchestration';
 import { WorkflowClosedError, WorkflowNotFoundError } from '../../orchestration/errors';
-import { workflowIdFor } from '../../orchestration/ids';
+import { checkoutLifetimeStart } from '../../orchestration/starts';
+import { paymentAttemptedSignal } from '../../workflows/checkout-lifetime';
 import type { Processors } from '../../processor';
 import { escapeHtml, htmlDocument, stylesheet } from '../docs/html';
 import { FONT_FACE_CSS, SCRIPT_FONT_FAMILIES } from './assets';
@@ -264,8 +265,23 @@ ${cancel}`, state.reason);
       locale,
       returnUrl,
     });
+    // The workflow asks the processor about the attempt from now on, whether or not the customer
+    // comes back to the return page.
+    await signalAttempt(view.checkout, outcome.attempt);
     ctx.status = 303;
     ctx.redirect(session.redirectUrl);
+  };
+
+  /** Tells the checkout's workflow about an attempt, starting it with the signal if it is missing. */
+  const signalAttempt = async (checkout: CheckoutRow, attempt: number) => {
+    const start = checkoutLifetimeStart(checkout);
+    try {
+      await deps.orchestration.signal(start.workflowId, paymentAttemptedSignal.name, [attempt]);
+    } catch (err) {
+      // Lost between commit and start (or not yet resumed): start it with the signal.
+      if (err instanceof WorkflowNotFoundError && checkout.status === 'open') await deps.orchestration.signalWithStart(start, paymentAttemptedSignal.name, [attempt]);
+      else if (!(err instanceof WorkflowClosedError)) throw err;
+    }
   };
 
   /** Back from the processor: the lifetime workflow applies the outcome; we wait to show it. */
@@ -274,21 +290,7 @@ ${cancel}`, state.reason);
     if (!view) return message(ctx, locale, undefined, 404, 'notFoundTitle', null);
     const attempt = Number(ctx.query.attempt);
     if (Number.isSafeInteger(attempt) && attempt > 0 && view.payment.status === 'processing' && view.payment.attempts === attempt) {
-      const workflowId = workflowIdFor('checkout', view.checkout.id);
-      try {
-        await deps.orchestration.signal(workflowId, 'paymentAttempted', [attempt]);
-      } catch (err) {
-        if (err instanceof WorkflowNotFoundError && view.checkout.status === 'open') {
-          // Lost between commit and start (or not yet resumed): start it with the signal.
-          await deps.orchestration.signalWithStart(
-            { workflowType: 'checkoutLifetime', workflowId, args: [{ checkoutId: view.checkout.id, expiresAt: view.checkout.expires_at.toISOString() }], accountId: view.checkout.account_id, mode: view.checkout.mode },
-            'paymentAttempted',
-            [attempt],
-          );
-        } else if (!(err instanceof WorkflowClosedError)) {
-          throw err;
-        }
-      }
+      await signalAttempt(view.checkout, attempt);
       const until = Date.now() + OUTCOME_WAIT_MS;
       while (Date.now() < until) {
         const payment = await findPayment(db, view.payment.id);

@@ -6,7 +6,7 @@ import { idPattern, newId } from '../../domain/ids';
 import type { Locale } from '../../domain/locale';
 import { normaliseSriLankanPhone } from '../../domain/phone';
 import { checkoutUrl, checkoutView, loadCheckoutView, newCheckoutRows, openCheckout, type CheckoutRow } from '../../db/checkouts';
-import { workflowIdFor } from '../../orchestration/ids';
+import { checkoutLifetimeStart } from '../../orchestration/starts';
 import { findOwned } from '../platform/ownership';
 import { defineRoute } from '../platform/route';
 import { checkoutCreateSchema, checkoutSchema } from '../schemas/checkout';
@@ -118,13 +118,7 @@ export const checkoutRoutes = [
       }
       const { checkout } = rows;
       afterCommit(async () => {
-        await workflows.start({
-          workflowType: 'checkoutLifetime',
-          workflowId: workflowIdFor('checkout', checkout.id),
-          args: [{ checkoutId: checkout.id, expiresAt: checkout.expires_at.toISOString() }],
-          accountId: account.id,
-          mode: caller.mode,
-        });
+        await workflows.start(checkoutLifetimeStart(checkout));
       });
       return { status: 201, body: answer, json };
     },
