@@ -108,7 +108,8 @@ export function describeCheckoutLifetime(engine: EngineKind): void {
       assert.equal(done.payment.succeededAt, c.expiresAt);
       const history = api.engine.exportHistory(`checkout/${c.id}`);
       const firedAt = history.events.find((e) => e.timerFiredEventAttributes)?.eventTime;
-      const signalledAt = history.events.filter((e) => e.workflowExecutionSignaledEventAttributes).at(-1)?.eventTime;
+      const signals = history.events.filter((e) => e.workflowExecutionSignaledEventAttributes);
+      const signalledAt = signals[signals.length - 1]?.eventTime;
       assert.ok(firedAt && signalledAt);
       assert.equal(String(firedAt.seconds), String(signalledAt.seconds));
       await replay(c.id);
