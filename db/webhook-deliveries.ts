@@ -129,14 +129,14 @@ export async function createPingDelivery(db: Knex | Knex.Transaction, endpoint: 
   return row!;
 }
 
-type PendingDelivery = Pick<WebhookDeliveryRow, 'id' | 'account_id' | 'mode' | 'attempt_count' | 'next_attempt_at'>;
+type PendingDelivery = Pick<WebhookDeliveryRow, 'id' | 'account_id' | 'mode' | 'event_id' | 'attempt_count' | 'next_attempt_at'>;
 
-/** Deliveries still pending, with what their workflow needs to resume (not the payloads). */
+/**
+ * Deliveries still pending, with what their workflow needs to resume (not the payloads): an
+ * event's delivery on its ladder, or a ping (no event) whose one attempt was not made.
+ */
 export async function pendingDeliveries(db: Knex): Promise<PendingDelivery[]> {
-  return (await db('webhook_deliveries')
-    .where({ status: 'pending' })
-    .whereNotNull('event_id')
-    .select('id', 'account_id', 'mode', 'attempt_count', 'next_attempt_at')) as PendingDelivery[];
+  return (await db('webhook_deliveries').where({ status: 'pending' }).select('id', 'account_id', 'mode', 'event_id', 'attempt_count', 'next_attempt_at')) as PendingDelivery[];
 }
 
 export function webhookAttemptView(row: WebhookAttemptRow) {

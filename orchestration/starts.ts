@@ -17,3 +17,27 @@ export function checkoutLifetimeStart(
   const input: CheckoutLifetimeInput = { checkoutId: checkout.id, expiresAt: checkout.expires_at.toISOString(), ...(attemptInFlight === undefined ? {} : { attemptInFlight }) };
   return { workflowType: type('checkoutLifetime'), workflowId: workflowIdFor('checkout', checkout.id), args: [input], accountId: checkout.account_id, mode: checkout.mode };
 }
+
+type DeliveryRow = { id: string; account_id: string; mode: Mode };
+
+/** A delivery's retry ladder, from its first attempt or resumed where it was. */
+export function webhookDeliveryStart(delivery: DeliveryRow, resume?: { attemptsMade: number; waitMs: number }): WorkflowStart {
+  return {
+    workflowType: type('webhookDelivery'),
+    workflowId: workflowIdFor('webhook-delivery', delivery.id),
+    args: resume === undefined ? [delivery.id] : [delivery.id, resume],
+    accountId: delivery.account_id,
+    mode: delivery.mode,
+  };
+}
+
+/** One attempt by hand (a ping, or a re-send): a run of its own per attempt number. */
+export function webhookResendStart(delivery: DeliveryRow & { attempt_count: number }): WorkflowStart {
+  return {
+    workflowType: type('webhookResend'),
+    workflowId: workflowIdFor('webhook-resend', `${delivery.id}/${delivery.attempt_count + 1}`),
+    args: [delivery.id],
+    accountId: delivery.account_id,
+    mode: delivery.mode,
+  };
+}

@@ -8,7 +8,8 @@ import type { Clock } from '../domain/clock';
 import { EVENTS_CHANNEL } from '../db/events';
 import { listenFor } from '../db/notifications';
 import { dispatchOutbox, type WebhookDeliveryRow } from '../db/webhook-deliveries';
-import { workflowIdFor, type OrchestrationPort } from '../orchestration';
+import type { OrchestrationPort } from '../orchestration';
+import { webhookDeliveryStart } from '../orchestration/starts';
 
 const SWEEP_INTERVAL_MS = 5_000;
 
@@ -28,13 +29,7 @@ export async function startWebhookDispatcher(deps: { db: Knex; databaseUrl: stri
 
   async function startWorkflows(): Promise<void> {
     for (const d of unstarted.values()) {
-      await deps.port.start({
-        workflowType: 'webhookDelivery',
-        workflowId: workflowIdFor('webhook-delivery', d.id),
-        args: [d.id],
-        accountId: d.account_id,
-        mode: d.mode,
-      });
+      await deps.port.start(webhookDeliveryStart(d));
       unstarted.delete(d.id);
     }
   }

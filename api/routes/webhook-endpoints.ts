@@ -15,7 +15,8 @@ import {
   type WebhookEndpointRow,
 } from '../../db/webhook-endpoints';
 import { createPingDelivery, deliveriesWithAttempts, type WebhookDeliveryRow } from '../../db/webhook-deliveries';
-import { workflowIdFor, type OrchestrationPort } from '../../orchestration';
+import type { OrchestrationPort } from '../../orchestration';
+import { webhookResendStart } from '../../orchestration/starts';
 import { findOwned } from '../platform/ownership';
 import { listSchema, page, type ListQuery } from '../platform/pagination';
 import { defineRoute, type Caller } from '../platform/route';
@@ -49,13 +50,7 @@ const endpoint = (db: Knex | Knex.Transaction, id: string, caller: Caller) => fi
 /** One attempt of a delivery in its own workflow run (a ping, or a re-send by hand). */
 function sendOnce(workflows: OrchestrationPort, delivery: WebhookDeliveryRow) {
   return async () => {
-    await workflows.start({
-      workflowType: 'webhookResend',
-      workflowId: workflowIdFor('webhook-resend', `${delivery.id}/${delivery.attempt_count + 1}`),
-      args: [delivery.id],
-      accountId: delivery.account_id,
-      mode: delivery.mode,
-    });
+    await workflows.start(webhookResendStart(delivery));
   };
 }
 
