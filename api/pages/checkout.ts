@@ -42,6 +42,8 @@ interface View {
   checkout: CheckoutRow;
   payment: PaymentRow;
   merchant: string;
+  /** A suspended account takes no payment on any path (the API refuses its writes too). */
+  suspended: boolean;
 }
 
 interface FormState {
@@ -119,8 +121,8 @@ export function checkoutPagesRouter(deps: CheckoutPagesDeps): Router {
     const checkout = await findCheckout(db, id);
     if (!checkout) return undefined;
     const payment = await findPayment(db, checkout.payment_id);
-    const account = (await db('accounts').where({ id: checkout.account_id }).first('name')) as { name: string };
-    return { checkout, payment, merchant: account.name };
+    const account = (await db('accounts').where({ id: checkout.account_id }).first('name', 'status')) as { name: string; status: string };
+    return { checkout, payment, merchant: account.name, suspended: account.status === 'suspended' };
   };
 
   const render = (ctx: Context, locale: Locale, view: View | undefined, status: number, title: string, body: string, reason?: Reason) => {
@@ -193,6 +195,7 @@ ${cancel}`, state.reason);
     if (!view) return message(ctx, locale, undefined, 404, 'notFoundTitle', null);
     if (view.checkout.status === 'completed' || view.payment.status === 'succeeded') return receipt(ctx, locale, view);
     if (closedState(view, clock.now()) === 'expired') return message(ctx, locale, view, 409, 'expiredTitle', 'expiredText', 'expired');
+    if (view.suspended) return message(ctx, locale, view, 409, 'suspended', null, 'merchant_unavailable');
     payPage(ctx, locale, view, { values: {}, problems: {} });
   };
 
@@ -203,6 +206,7 @@ ${cancel}`, state.reason);
     const closed = closedState(view, clock.now());
     if (closed === 'not_open') return message(ctx, locale, view, 409, 'notOpenTitle', 'notOpenText', 'not_open');
     if (closed === 'expired') return message(ctx, locale, view, 409, 'expiredTitle', 'expiredText', 'expired');
+    if (view.suspended) return message(ctx, locale, view, 409, 'suspended', null, 'merchant_unavailable');
     const processor = deps.processors.forMode(view.checkout.mode);
     if (processor === null) return message(ctx, locale, view, 501, 'unavailable', null);
     // Another site's post, or a page from before the browser's cookie: nothing is kept, and the
@@ -242,7 +246,8 @@ ${cancel}`, state.reason);
       if (payment.status !== 'processing') {
         // One at a time per account and mode, so two payments cannot both squeeze under the limit.
         await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`${checkout.account_id}:${checkout.mode}`]);
-        const account = (await trx('accounts').where({ id: checkout.account_id }).first('plan')) as { plan: string };
+        const account = (await trx('accounts').where({ id: checkout.account_id }).first('plan', 'status')) as { plan: string; status: string };
+        if (account.status === 'suspended') return 'merchant_unavailable' as const;
         const plan = deps.config.plans[account.plan] ?? deps.config.plans[DEFAULT_PLAN];
         const used = await monthlyUsageCents(trx, checkout.account_id, checkout.mode, clock.now());
         if (plan && used + centsFromDb(payment.amount_cents) > plan.monthlyLimitCents) return 'monthly_limit_reached' as const;
@@ -257,6 +262,7 @@ ${cancel}`, state.reason);
     if (outcome === 'not_open') return message(ctx, locale, view, 409, 'notOpenTitle', 'notOpenText', 'not_open');
     if (outcome === 'expired') return message(ctx, locale, view, 409, 'expiredTitle', 'expiredText', 'expired');
     if (outcome === 'monthly_limit_reached') return message(ctx, locale, view, 409, 'limitReached', null, 'monthly_limit_reached');
+    if (outcome === 'merchant_unavailable') return message(ctx, locale, view, 409, 'suspended', null, 'merchant_unavailable');
     const returnUrl = `${deps.config.publicBaseUrl}${pagePath(locale, view.checkout.id)}/return?attempt=${outcome.attempt}`;
     const session = await processor.openSession({
       reference: processorReference(view.payment.id, outcome.attempt),

@@ -45,6 +45,7 @@ const en = {
   phoneInvalid: 'Enter a Sri Lankan phone number such as 077 123 4567, or leave it empty.',
   unavailable: 'Card payments are not available for this merchant yet.',
   limitReached: '{merchant} cannot take this payment this month.',
+  suspended: '{merchant} cannot take payments right now.',
   pageChanged: 'This page was out of date, so nothing was sent. Check your details and press Pay again.',
 };
 export type MessageKey = keyof typeof en;
@@ -91,6 +92,7 @@ const si: Messages = {
   phoneInvalid: '077 123 4567 වැනි ශ්‍රී ලංකා දුරකථන අංකයක් ඇතුළත් කරන්න, නැතහොත් හිස්ව තබන්න.',
   unavailable: 'මෙම වෙළෙන්දා සඳහා කාඩ් ගෙවීම් තවම නොමැත.',
   limitReached: '{merchant} හට මෙම මාසයේ මෙම ගෙවීම ලබා ගත නොහැක.',
+  suspended: '{merchant} හට මේ මොහොතේ ගෙවීම් ලබා ගත නොහැක.',
   pageChanged: 'මෙම පිටුව යාවත්කාලීන නොවූ බැවින් කිසිවක් යවා නැත. ඔබේ විස්තර පරීක්ෂා කර නැවත ගෙවන්න ඔබන්න.',
 };
 
@@ -135,6 +137,7 @@ const ta: Messages = {
   phoneInvalid: '077 123 4567 போன்ற இலங்கை தொலைபேசி எண்ணை உள்ளிடவும், அல்லது காலியாக விடவும்.',
   unavailable: 'இந்த வணிகருக்கு அட்டைக் கட்டணங்கள் இன்னும் கிடைக்கவில்லை.',
   limitReached: '{merchant} இந்த மாதம் இந்தக் கட்டணத்தை ஏற்க முடியாது.',
+  suspended: '{merchant} இப்போது கட்டணங்களை ஏற்க முடியாது.',
   pageChanged: 'இந்தப் பக்கம் பழையதாக இருந்ததால் எதுவும் அனுப்பப்படவில்லை. உங்கள் விவரங்களைச் சரிபார்த்து மீண்டும் செலுத்து என்பதை அழுத்தவும்.',
 };
 

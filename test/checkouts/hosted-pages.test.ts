@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { startApi, startApiWithMerchant, ik, type TestApi } from '../support/api';
 import type { MerchantKeys } from '../../db/merchants';
 import { absolute, get, postForm, postPay } from './hosted-flow';
+import { updateAccount } from '../../db/accounts';
 
 const DETAILS = { name: 'Nimal Perera', email: 'nimal@example.com', phone: '077 123 4567' };
 const APPROVED = { number: '5123450000000008', expiry: '01/39', cvv: '100' };
@@ -92,5 +93,26 @@ describe('hosted checkout pages', () => {
     // The same post from the page itself goes through.
     const ok = await postForm(`${c.url}/pay`, { ...DETAILS, csrf: token }, { ...browser, origin: new URL(api.url).origin });
     assert.equal(ok.status, 303);
+  });
+
+  it('a suspended merchant\'s checkout page takes no payment: the page and Pay answer merchant_unavailable', async () => {
+    const { accountId, keys: own } = await api.merchant({ activate: true });
+    const c = (await api.request('/v1/checkouts', { key: own.sk_test, idempotencyKey: ik(), body: { amountCents: 350000, description: 'Tea' } })).body;
+    const page = await fetch(c.url);
+    const cookie = page.headers.getSetCookie()[0]!.split(';')[0]!;
+    const token = /name="csrf" value="([^"]+)"/.exec(await page.text())![1]!;
+    await updateAccount(api.knex, accountId, { status: 'suspended' }, api.clock.now());
+    const shown = await get(c.url);
+    assert.equal(shown.status, 409);
+    assert.match(shown.text, /data-reason="merchant_unavailable"/);
+    assert.match(shown.text, /Test Merchant cannot take payments right now\./);
+    const pay = await postForm(`${c.url}/pay`, { ...DETAILS, csrf: token }, { cookie });
+    assert.equal(pay.status, 409);
+    assert.match(pay.text, /data-reason="merchant_unavailable"/);
+    const payment = (await api.knex('payments').where({ checkout_id: c.id }).first());
+    assert.equal(payment.status, 'requires_payment_method');
+    assert.equal(payment.attempts, 0);
+    assert.equal(payment.customer_email, null);
+    assert.equal(await api.knex('sandbox_sessions').where('reference', 'like', `${payment.id}%`).count('* as n').first().then((r: any) => Number(r.n)), 0, 'nothing handed to the processor');
   });
 });
