@@ -4,7 +4,7 @@ import type { Config } from '../config';
 import { KEY_KINDS, MODES, PERMISSIONS, type KeyKind, type Mode, type Permission } from '../domain/api-keys';
 import { accountView, findAccount, updateAccount, type AccountChanges } from '../db/accounts';
 import { apiKeyView, createApiKey, revokeApiKey } from '../db/api-keys';
-import { migrate } from '../db/connection';
+import { migrate, migrationStatus } from '../db/connection';
 import { accountNameProblem } from '../domain/account-rules';
 import { createMerchant } from '../db/merchants';
 import { PUBLIC_EVENT_TYPES } from '../domain/event-types';
@@ -88,6 +88,12 @@ async function setEndpointEnabled(input: CommandInput, enabled: boolean): Promis
 
 export const commands: Record<string, Command> = {
   async migrate(input) {
+    if (input.args.length) throw new UsageError(`unexpected arguments: ${input.args.join(' ')}`);
+    if (input.options.status === true) {
+      const status = await migrationStatus(input.db);
+      const list = (names: string[]) => (names.length ? names.join(', ') : 'none');
+      return { json: status, text: `applied: ${list(status.applied)}\npending: ${list(status.pending)}` };
+    }
     const applied = await migrate(input.db);
     return { json: { applied }, text: applied.length ? `applied: ${applied.join(', ')}` : 'the database is up to date' };
   },

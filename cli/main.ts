@@ -9,7 +9,7 @@ import { commands, UsageError } from './commands';
 
 const USAGE = `usage: kasi <command> [--json]
 
-  kasi migrate
+  kasi migrate [--status]
   kasi merchant create --name <name> [--plan <plan>]
   kasi merchant activate <accountId>
   kasi merchant set <accountId> [--saved-cards on|off] [--plan <plan>] [--status active|suspended]
@@ -23,26 +23,35 @@ const USAGE = `usage: kasi <command> [--json]
   kasi webhook ping <endpointId>
 `;
 
+const COMMON_OPTIONS = {
+  json: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+const OPTIONS = {
+  ...COMMON_OPTIONS,
+  name: { type: 'string' },
+  plan: { type: 'string' },
+  'saved-cards': { type: 'string' },
+  status: { type: 'string' },
+  kind: { type: 'string' },
+  mode: { type: 'string' },
+  permissions: { type: 'string' },
+  expires: { type: 'string' },
+  url: { type: 'string' },
+  events: { type: 'string' },
+} as const;
+
+// `migrate --status` is a flag where `merchant set --status` takes a value, so migrate has its own.
+const MIGRATE_OPTIONS = { ...COMMON_OPTIONS, status: { type: 'boolean', default: false } } as const;
+
 async function main(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-      name: { type: 'string' },
-      plan: { type: 'string' },
-      'saved-cards': { type: 'string' },
-      status: { type: 'string' },
-      kind: { type: 'string' },
-      mode: { type: 'string' },
-      permissions: { type: 'string' },
-      expires: { type: 'string' },
-      url: { type: 'string' },
-      events: { type: 'string' },
-    },
-  });
+  // A lenient first pass finds the command (an option's value is never taken for it).
+  const first = parseArgs({ args: argv, allowPositionals: true, strict: false, options: OPTIONS }).positionals[0];
+  const { values, positionals } =
+    first === 'migrate'
+      ? parseArgs({ args: argv, allowPositionals: true, strict: true, options: MIGRATE_OPTIONS })
+      : parseArgs({ args: argv, allowPositionals: true, strict: true, options: OPTIONS });
   const [group, verb, ...args] = positionals;
   const name = verb && group !== 'migrate' ? `${group} ${verb}` : (group ?? '');
   const command = commands[name];
@@ -53,12 +62,16 @@ async function main(argv: string[]): Promise<number> {
   let config: Config = loadConfig();
   let db: Database | undefined;
   try {
-    db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 2 });
+    // `migrate --status` only reads: no migration applied, no key recorded (nor needed).
+    const readOnly = group === 'migrate' && values.status === true;
+    db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 2, migrate: !readOnly });
     const now = new Date();
-    // The CLI seals webhook secrets the server opens: one key, and the server's loopback rule.
-    await checkSecretKey(db.knex, config.secretKey(), now);
-    const loopback = await serverWebhookLoopbackRule(db.knex);
-    if (loopback !== undefined) config = { ...config, webhookAllowLoopback: loopback };
+    if (!readOnly) {
+      // The CLI seals webhook secrets the server opens: one key, and the server's loopback rule.
+      await checkSecretKey(db.knex, config.secretKey(), now);
+      const loopback = await serverWebhookLoopbackRule(db.knex);
+      if (loopback !== undefined) config = { ...config, webhookAllowLoopback: loopback };
+    }
     const out = await command({ db: db.knex, config, args: group === 'migrate' ? [verb, ...args].filter((a): a is string => !!a) : args, options: values, now });
     process.stdout.write(values.json ? `${JSON.stringify(out.json)}\n` : `${out.text}\n`);
     if (out.failure === undefined) return 0;

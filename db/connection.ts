@@ -37,11 +37,23 @@ export async function migrate(knex: Knex): Promise<string[]> {
   return applied;
 }
 
+/**
+ * The migrations applied and pending, by name, read without writing: knex's own migrate.list()
+ * creates its bookkeeping tables on a database that has none.
+ */
+export async function migrationStatus(knex: Knex): Promise<{ applied: string[]; pending: string[] }> {
+  const all = await migrationSource.getMigrations([]);
+  const applied: string[] = (await knex.schema.hasTable('knex_migrations')) ? await knex('knex_migrations').orderBy('id').pluck('name') : [];
+  return { applied, pending: all.filter((name) => !applied.includes(name)) };
+}
+
 export async function openDatabase(options: {
   databaseUrl: string | undefined;
   dataDir: string;
   log?: (line: string) => void;
   poolMax?: number;
+  /** false: open as it is (`kasi migrate --status` reports and must not apply). */
+  migrate?: boolean;
 }): Promise<Database> {
   let embedded: EmbeddedDatabaseServer | undefined;
   let url = options.databaseUrl;
@@ -52,7 +64,7 @@ export async function openDatabase(options: {
   }
   const knex = connect(url, options.poolMax);
   try {
-    await migrate(knex);
+    if (options.migrate !== false) await migrate(knex);
   } catch (err) {
     await knex.destroy();
     await embedded?.stop();

@@ -9,6 +9,8 @@ import { eventually } from '../support/eventually';
 import { verifyWebhook } from '../../sdk';
 import { startReceiver } from '../webhooks/receiver';
 import { recordWebhookLoopbackRule } from '../../db/installation';
+import { connect } from '../../db/connection';
+import { withDatabase } from '../../db/database-url';
 
 const run = promisify(execFile);
 const bin = path.resolve(__dirname, '../../bin/kasi');
@@ -219,5 +221,26 @@ describe('kasi CLI', () => {
   it('migrate reports an up-to-date database', async () => {
     const out = await json('migrate');
     assert.deepEqual(out, { applied: [] });
+  });
+
+  it('migrate --status lists applied and pending migrations and applies none, even on an empty database', async () => {
+    const emptyName = `kasi_empty_${process.pid}_${Date.now()}`;
+    await api.knex.raw(`create database ${emptyName}`);
+    const empty = connect(withDatabase(databaseUrl, emptyName), 1);
+    try {
+      const fresh = await kasiWith({ DATABASE_URL: withDatabase(databaseUrl, emptyName) }, 'migrate', '--status', '--json');
+      assert.equal(fresh.code, 0, fresh.stderr);
+      const status = JSON.parse(fresh.stdout);
+      assert.deepEqual(status.applied, []);
+      assert.equal(status.pending[0], '001-platform');
+      assert.ok(status.pending.includes('007-installation'));
+      const tables = await empty.raw(`select tablename from pg_tables where schemaname = 'public'`);
+      assert.deepEqual(tables.rows, [], 'nothing written, not even knex\'s own tables');
+      assert.deepEqual(await json('migrate', '--status'), { applied: status.pending, pending: [] });
+      assert.match((await kasi('migrate', '--status')).stdout, /^applied: 001-platform, .*\npending: none\n$/);
+    } finally {
+      await empty.destroy();
+      await api.knex.raw(`drop database ${emptyName} with (force)`);
+    }
   });
 });
