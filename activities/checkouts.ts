@@ -26,7 +26,8 @@ export interface CheckoutActivityDeps {
 
 async function applyOutcome(deps: CheckoutActivityDeps, checkoutId: string, attempt: number, outcome: ProcessorOutcome): Promise<AttemptResult> {
   if (outcome.status !== 'approved' && outcome.status !== 'declined') return 'pending';
-  return deps.db.transaction(async (trx) => {
+  let updated: PaymentRow | undefined;
+  const result = await deps.db.transaction(async (trx): Promise<AttemptResult> => {
     const checkout = await findCheckout(trx, checkoutId, true);
     if (!checkout) throw new Error(`checkout ${checkoutId} not found`);
     const payment = await findPayment(trx, checkout.payment_id, true);
@@ -34,7 +35,6 @@ async function applyOutcome(deps: CheckoutActivityDeps, checkoutId: string, atte
       return payment.status === 'succeeded' ? 'succeeded' : payment.status === 'failed' ? 'failed' : 'pending';
     }
     const now = deps.clock.now();
-    let updated: PaymentRow | undefined;
     if (outcome.status === 'approved') {
       const account = (await trx('accounts').where({ id: payment.account_id }).first('plan')) as { plan: string };
       const plan = deps.config.plans[account.plan] ?? deps.config.plans[DEFAULT_PLAN];
@@ -75,6 +75,12 @@ async function applyOutcome(deps: CheckoutActivityDeps, checkoutId: string, atte
     await recordEvent(trx, { accountId: payment.account_id, mode: payment.mode, type: 'payment.failed', data: paymentView(updated as PaymentRow), now });
     return 'failed';
   });
+  // Once committed, and only by the attempt that settled it (a retried activity logs nothing twice).
+  if (updated) {
+    const { id, account_id: accountId, mode, amount_cents: amount, status, failure_code: failureCode } = updated;
+    deps.log.info({ paymentId: id, checkoutId, accountId, mode, amountCents: centsFromDb(amount), attempt, failureCode }, `payment ${status}`);
+  }
+  return result;
 }
 
 export function createCheckoutActivities(deps: CheckoutActivityDeps) {

@@ -1,6 +1,7 @@
 // Activities of the webhook delivery workflow: one signed attempt (recorded with its time, status
 // code, latency and the start of the answer), and marking a delivery failed when the ladder ends.
 import type { ActivityDeps } from '.';
+import { webhookAttempted } from '../config/metrics';
 import { signatureHeader, SIGNATURE_HEADER } from '../domain/webhook-signature';
 import { delayAfterAttempt } from '../domain/webhook-retry';
 import { sql } from '../db/sql';
@@ -16,7 +17,7 @@ export interface AttemptResult {
 }
 
 export function createWebhookActivities(deps: ActivityDeps & { resolve?: Resolver }) {
-  const { db, clock, config } = deps;
+  const { db, clock, config, log } = deps;
 
   /** One attempt. `manual` (a re-send by hand) also sends a delivery that already ended. */
   async function attemptWebhookDelivery(deliveryId: string, options: { manual?: boolean } = {}): Promise<AttemptResult> {
@@ -64,6 +65,25 @@ export function createWebhookActivities(deps: ActivityDeps & { resolve?: Resolve
         delivered,
         delay === null ? null : new Date(now.getTime() + delay),
       ],
+    );
+    // Retried: the ladder schedules another attempt; failed: none follows this one.
+    const result = delivered ? 'delivered' : delay !== null && delivery.event_id !== null ? 'retried' : 'failed';
+    webhookAttempted(result, outcome.latencyMs);
+    log.info(
+      {
+        deliveryId: delivery.id,
+        endpointId: delivery.endpoint_id,
+        accountId: delivery.account_id,
+        mode: delivery.mode,
+        eventType: delivery.event_type,
+        attempt: attemptNumber,
+        manual: options.manual === true,
+        statusCode: outcome.statusCode,
+        error: outcome.error,
+        latencyMs: outcome.latencyMs,
+        outcome: result,
+      },
+      'webhook attempt',
     );
     return { delivered, attemptNumber };
   }

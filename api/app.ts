@@ -1,5 +1,6 @@
-// The Koa application: trace id and error body on every answer, CORS, the documentation pages,
-// the API routes on the platform chain, and 404 unknown_endpoint for everything else.
+// The Koa application: trace id, a log line and metrics, and error body on every answer, CORS,
+// the operators' probes, the documentation pages, the API routes on the platform chain, and 404
+// unknown_endpoint for everything else.
 import Koa from 'koa';
 import Router from '@koa/router';
 import type { Knex } from 'knex';
@@ -20,6 +21,9 @@ import { assetsRouter } from './pages/assets';
 import type { ApiState } from './platform/context';
 import { cors } from './platform/cors';
 import { errorHandler } from './platform/errors';
+import { databaseCheck, healthRouter, migrationsCheck, orchestrationCheck } from './platform/health';
+import { metricsRouter } from './platform/metrics';
+import { observeRequests } from './platform/observe-requests';
 import { createRateLimiter } from './platform/rate-limit';
 import type { RouteSpec } from './platform/route';
 import { traceId } from './platform/trace-id';
@@ -42,6 +46,9 @@ export interface App {
   koa: Koa<ApiState>;
   routes: RouteSpec[];
 }
+
+/** Operators' probes: no key, no rate limit, outside /v1 and the OpenAPI document. */
+const PROBE_PATHS = ['/healthz', '/readyz', '/metrics'];
 
 function pagesRouter(routes: RouteSpec[], config: Config): Router<ApiState> {
   const router = new Router<ApiState>({ strict: true, sensitive: true });
@@ -72,12 +79,15 @@ export function createApp(deps: AppDeps): App {
   const api = apiRouter(routes, { db: deps.db, clock, config, log, limiter, activeKeys: deps.activeKeys ?? uncachedActiveKeys(deps.db), orchestration: deps.orchestration });
   const policy = corsPolicyFor(routes);
   koa.use(traceId());
+  koa.use(observeRequests({ log, apiPaths: routes.map((r) => r.path), probePaths: PROBE_PATHS }));
   koa.use(securityHeaders({ https: new URL(config.publicBaseUrl).protocol === 'https:' }));
   koa.use(errorHandler({ docsUrl: config.docsUrl, log }));
   koa.use(cors({ ownOrigins: [config.publicBaseUrl, ...config.corsOrigins], policyFor: (ctx) => policy(ctx.path) }));
   const processors = createProcessors({ db: deps.db, clock, publicBaseUrl: () => config.publicBaseUrl });
   // API paths start with /v1/; the pages never do, so an API request skips their routers.
   const pageRouters = chain([
+    healthRouter({ log, checks: { database: databaseCheck(deps.db), migrations: migrationsCheck(deps.db), orchestration: orchestrationCheck(deps.orchestration) } }).routes(),
+    metricsRouter({ token: config.metricsToken }).routes(),
     pages.routes(),
     assetsRouter().routes(),
     checkoutPagesRouter({ db: deps.db, clock, config, orchestration: deps.orchestration, processors }).routes(),

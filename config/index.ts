@@ -45,6 +45,8 @@ export interface Config {
   trustProxy: boolean;
   /** Behind TRUST_PROXY, how many proxies append to X-Forwarded-For (the client is read before them). */
   trustedProxyHops: number;
+  /** METRICS_TOKEN: when set, GET /metrics wants `Authorization: Bearer <token>`. */
+  metricsToken: string | undefined;
 }
 
 type Env = Record<string, string | undefined>;
@@ -97,5 +99,6 @@ export function loadConfig(env: Env = process.env): Config {
       : ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(publicBaseUrl).hostname),
     trustProxy: env.TRUST_PROXY === 'true',
     trustedProxyHops: integer(env, 'TRUSTED_PROXY_HOPS', 1),
+    metricsToken: env.METRICS_TOKEN || undefined,
   };
 }

@@ -121,6 +121,8 @@ export interface StartApiOptions {
   resolveHost?: Resolver;
   /** Which engine runs the workflows (the embedded engine by default). */
   engine?: EngineKind;
+  /** Where the service's log lines go (stdout by default); set LOG_LEVEL in `env` to see them. */
+  logStream?: pino.DestinationStream;
 }
 
 function embeddedOnly(what: string): never {
@@ -146,7 +148,7 @@ async function startOn(database: TestDatabase | null, url: string, options: Star
     ...env,
   });
   const knex = connect(url, 10);
-  const log = pino({ level: config.logLevel });
+  const log = pino({ level: config.logLevel }, options.logStream);
   const virtual = temporalServer ? undefined : new VirtualClock(startAt);
   let service: Service;
   try {
