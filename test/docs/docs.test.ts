@@ -20,7 +20,7 @@ function proseLines(markdown: string): Line[] {
   markdown.split('\n').forEach((text, i) => {
     const opening = /^ {0,3}(`{3,}|~{3,})/.exec(text)?.[1];
     if (fence === undefined && opening) fence = opening;
-    else if (fence !== undefined && opening?.[0] === fence[0] && opening.length >= fence.length && text.trim() === opening) fence = undefined;
+    else if (fence !== undefined && opening !== undefined && opening[0] === fence[0] && opening.length >= fence.length && text.trim() === opening) fence = undefined;
     else if (fence === undefined) lines.push({ number: i + 1, text });
   });
   return lines;
