@@ -10,7 +10,7 @@
 // because one event can land on whichever round or run is under way: on this shared 2-core
 // virtual machine, another tenant's burst (seen as CPU steal) that stalls every process at once;
 // and in the first half-rate run, the mark-compact the closed-loop rounds' heap growth called for
-// (docs/checkouts.md). Target: at least 50% of the bare server's throughput, p99 under 50 ms at
+// (bench/HISTORY.md). Target: at least 50% of the bare server's throughput, p99 under 50 ms at
 // half the maximum rate.
 // Alone: node --import tsx bench/checkouts.ts
 import { createMerchant } from '../db/merchants';
