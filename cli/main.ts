@@ -62,11 +62,12 @@ async function main(argv: string[]): Promise<number> {
   let config: Config = loadConfig();
   let db: Database | undefined;
   try {
-    // `migrate --status` only reads: no migration applied, no key recorded (nor needed).
-    const readOnly = group === 'migrate' && values.status === true;
-    db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 2, migrate: !readOnly });
+    // `migrate` applies (and reports) the migrations itself, or with --status only reads them; it
+    // seals no secret, so it needs no key.
+    const migrating = group === 'migrate';
+    db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 2, migrate: !migrating });
     const now = new Date();
-    if (!readOnly) {
+    if (!migrating) {
       // The CLI seals webhook secrets the server opens: one key, and the server's loopback rule.
       await checkSecretKey(db.knex, config.secretKey(), now);
       const loopback = await serverWebhookLoopbackRule(db.knex);

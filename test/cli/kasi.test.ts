@@ -236,6 +236,8 @@ describe('kasi CLI', () => {
       assert.ok(status.pending.includes('007-installation'));
       const tables = await empty.raw(`select tablename from pg_tables where schemaname = 'public'`);
       assert.deepEqual(tables.rows, [], 'nothing written, not even knex\'s own tables');
+      const applied = await kasiWith({ DATABASE_URL: withDatabase(databaseUrl, emptyName) }, 'migrate', '--json');
+      assert.deepEqual(JSON.parse(applied.stdout), { applied: status.pending }, 'migrate reports what it applied');
       assert.deepEqual(await json('migrate', '--status'), { applied: status.pending, pending: [] });
       assert.match((await kasi('migrate', '--status')).stdout, /^applied: 001-platform, .*\npending: none\n$/);
     } finally {
