@@ -21,7 +21,7 @@ import { assetsRouter } from './pages/assets';
 import type { ApiState } from './platform/context';
 import { cors } from './platform/cors';
 import { errorHandler } from './platform/errors';
-import { databaseCheck, healthRouter, migrationsCheck, orchestrationCheck } from './platform/health';
+import { databaseCheck, healthRouter, migrationsCheck, orchestrationCheck, type ReadinessCheck } from './platform/health';
 import { metricsRouter } from './platform/metrics';
 import { observeRequests } from './platform/observe-requests';
 import { createRateLimiter } from './platform/rate-limit';
@@ -40,6 +40,8 @@ export interface AppDeps {
   limiter?: RateLimiterAbstract;
   /** Where keys are looked up: by default, the database on every request. */
   activeKeys?: ActiveKeys;
+  /** /readyz's orchestration check: by default, a describe through the port. */
+  orchestrationCheck?: ReadinessCheck;
 }
 
 export interface App {
@@ -86,7 +88,7 @@ export function createApp(deps: AppDeps): App {
   const processors = createProcessors({ db: deps.db, clock, publicBaseUrl: () => config.publicBaseUrl });
   // API paths start with /v1/; the pages never do, so an API request skips their routers.
   const pageRouters = chain([
-    healthRouter({ log, checks: { database: databaseCheck(deps.db), migrations: migrationsCheck(deps.db), orchestration: orchestrationCheck(deps.orchestration) } }).routes(),
+    healthRouter({ log, checks: { database: databaseCheck(deps.db), migrations: migrationsCheck(deps.db), orchestration: deps.orchestrationCheck ?? orchestrationCheck(deps.orchestration) } }).routes(),
     metricsRouter({ token: config.metricsToken }).routes(),
     pages.routes(),
     assetsRouter().routes(),

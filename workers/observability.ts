@@ -1,5 +1,6 @@
 // The orchestration's and the database's side of the metrics (config/metrics.ts): workflows started
-// through this process's port, open workflows by type, and the knex pool.
+// through this process's port, open workflows by type, and the knex pool; and, on Temporal, the
+// readiness check of /readyz.
 //
 // Open workflows: the embedded engine runs every workflow of its installation in this process, so
 // it is asked about the ids this process started or resumed (closed ones are forgotten as they are
@@ -12,6 +13,7 @@ import type { Logger } from 'pino';
 import * as workflows from '../workflows';
 import { watchService, workflowStarted, type PoolCounts } from '../config/metrics';
 import type { OrchestrationPort } from '../orchestration';
+import { NotReady, type ReadinessCheck } from '../api/platform/health';
 import type { EmbeddedEngine } from './embedded-engine/engine';
 import type { Resumer } from './orchestration';
 
@@ -22,18 +24,22 @@ export const WORKFLOW_TYPES = Object.entries(workflows)
 
 /** A count that has not answered after this long is left out of the scrape. */
 const VISIBILITY_TIMEOUT_MS = 2_000;
+/** Within the probe's own limit (CHECK_TIMEOUT_MS), so the answer says what did not answer. */
+const READINESS_DEADLINE_MS = 1_500;
 
-export interface WorkflowMetrics {
+export interface OrchestrationObserver {
   /** Counts the workflows the port starts (and, on the embedded engine, remembers their ids). */
   wrapPort(port: OrchestrationPort): OrchestrationPort;
   /** Remembers the ids the boot-time resumers hand to the engine. */
   wrapResumers(resumers: Resumer[]): Resumer[];
   /** Starts answering the metrics, once the orchestration runs. */
   watch(parts: { db: Knex; engine: EmbeddedEngine | undefined }): void;
+  /** On Temporal: the frontend answers for the namespace (the embedded engine is checked through the port). */
+  readiness: ReadinessCheck | undefined;
   stop(): Promise<void>;
 }
 
-export function workflowMetrics(options: { temporal?: { address: string; namespace: string }; log: Logger }): WorkflowMetrics {
+export function observeOrchestration(options: { temporal?: { address: string; namespace: string }; log: Logger }): OrchestrationObserver {
   const embedded = options.temporal === undefined;
   // Embedded engine: workflow id -> type, of the workflows this process asked to run.
   const ids = new Map<string, string>();
@@ -52,7 +58,9 @@ export function workflowMetrics(options: { temporal?: { address: string; namespa
       sweepAt = Math.max(1_000, ids.size * 2);
     }
   };
-  const connection = options.temporal ? Connection.lazy({ address: options.temporal.address }) : undefined;
+  // No retry interceptor: a probe and a scrape report the present, and no call outlives them (a
+  // retry timer firing after close() would throw from the closed channel).
+  const connection = options.temporal ? Connection.lazy({ address: options.temporal.address, interceptors: [] }) : undefined;
   let unwatch: (() => void) | undefined;
   let visibilityFailing = false;
 
@@ -77,10 +85,22 @@ export function workflowMetrics(options: { temporal?: { address: string; namespa
     }
   }
 
+  const temporal = options.temporal;
   return {
+    readiness:
+      connection && temporal
+        ? async () => {
+            try {
+              await connection.withDeadline(Date.now() + READINESS_DEADLINE_MS, () => connection.workflowService.describeNamespace({ namespace: temporal.namespace }));
+            } catch (err) {
+              throw new NotReady('the Temporal server does not answer', { cause: err });
+            }
+          }
+        : undefined,
     wrapPort(port) {
+      // The ports are plain objects: what is not counted passes through as it is.
       return {
-        engine: port.engine,
+        ...port,
         async start(start) {
           const result = await port.start(start);
           if (result.started) workflowStarted(start.workflowType);
@@ -92,10 +112,6 @@ export function workflowMetrics(options: { temporal?: { address: string; namespa
           remember(start.workflowId, start.workflowType);
           return result;
         },
-        signal: (workflowId, signalName, args) => port.signal(workflowId, signalName, args),
-        query: <T>(workflowId: string, queryType: string, args?: unknown[]) => port.query<T>(workflowId, queryType, args),
-        cancel: (workflowId) => port.cancel(workflowId),
-        describe: (workflowId) => port.describe(workflowId),
       };
     },
     wrapResumers(resumers) {
@@ -111,7 +127,7 @@ export function workflowMetrics(options: { temporal?: { address: string; namespa
       unwatch = watchService({
         pool: () => client.pool,
         openWorkflows: async () => {
-          if (connection && options.temporal) return openOnTemporal(connection, options.temporal.namespace);
+          if (connection && temporal) return openOnTemporal(connection, temporal.namespace);
           forgetClosed();
           const open = new Map<string, number>();
           for (const type of ids.values()) open.set(type, (open.get(type) ?? 0) + 1);

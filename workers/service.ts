@@ -16,7 +16,7 @@ import type { OrchestrationPort } from '../orchestration';
 import type { Clock as EngineClock } from './embedded-engine/clock';
 import { startOrchestration, type Orchestration } from './orchestration';
 import { createResumers } from './resumers';
-import { workflowMetrics } from './observability';
+import { observeOrchestration } from './observability';
 import { startWebhookDispatcher, type WebhookDispatcher } from './webhook-dispatcher';
 import type { Resolver } from '../activities/webhook-http';
 
@@ -54,7 +54,7 @@ export async function startService(options: {
   // record the loopback rule this server applies so the CLI applies the same.
   await checkSecretKey(db, config.secretKey(), clock.now());
   await recordWebhookLoopbackRule(db, config.webhookAllowLoopback, clock.now());
-  const metrics = workflowMetrics({ temporal: config.temporalAddress ? { address: config.temporalAddress, namespace: config.temporalNamespace } : undefined, log });
+  const observer = observeOrchestration({ temporal: config.temporalAddress ? { address: config.temporalAddress, namespace: config.temporalNamespace } : undefined, log });
   // Activities are built before the port they may call; they read it once it exists.
   const started: { port?: OrchestrationPort } = {};
   const activities = createActivities({
@@ -75,14 +75,14 @@ export async function startService(options: {
     workflowsPath: WORKFLOWS_PATH,
     clock: engineClock ?? 'real',
     log,
-    resumers: metrics.wrapResumers(createResumers({ db, clock })),
+    resumers: observer.wrapResumers(createResumers({ db, clock })),
   });
-  const instrumented = metrics.wrapPort(orchestration.port);
+  const instrumented = observer.wrapPort(orchestration.port);
   const port = (started.port = options.wrapPort ? options.wrapPort(instrumented) : instrumented);
-  metrics.watch({ db, engine: orchestration.engine });
+  observer.watch({ db, engine: orchestration.engine });
   const webhooks = await startWebhookDispatcher({ db, databaseUrl: options.databaseUrl, port, clock, log });
   const activeKeys = await startActiveKeyCache({ db, databaseUrl: options.databaseUrl, log });
-  const http = await listen({ db, config, log, clock, limiter: options.limiter, activeKeys, orchestration: port }, options.port);
+  const http = await listen({ db, config, log, clock, limiter: options.limiter, activeKeys, orchestration: port, orchestrationCheck: observer.readiness }, options.port);
   return {
     http,
     orchestration,
@@ -96,7 +96,7 @@ export async function startService(options: {
       await http.close();
       await listeners;
       await orchestration.stop();
-      await metrics.stop();
+      await observer.stop();
     },
   };
 }

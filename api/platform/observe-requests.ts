@@ -24,26 +24,28 @@ export function observeRequests(options: { log: Logger; apiPaths: readonly strin
     const matched = (ctx as { _matchedRoute?: string | RegExp })._matchedRoute;
     return routeMetrics(otherRoutes, typeof matched === 'string' ? matched : UNMATCHED_ROUTE);
   };
+  const observe = (ctx: ApiContext, ms: number) => {
+    const route = routeOf(ctx);
+    route.observe(ctx.method, ctx.status, ms / 1000);
+    const level = probes.has(route.route) ? 'debug' : 'info';
+    if (!log.isLevelEnabled(level)) return;
+    const caller = ctx.state.caller;
+    const line = {
+      traceId: ctx.state.traceId,
+      method: ctx.method,
+      route: route.route,
+      status: ctx.status,
+      durationMs: Math.round(ms * 10) / 10,
+      ...(caller ? { accountId: caller.account.id, mode: caller.mode } : {}),
+    };
+    log[level](line, 'request');
+  };
   return async (ctx: ApiContext, next: Next) => {
     const started = performance.now();
     try {
       await next();
     } finally {
-      const ms = performance.now() - started;
-      const route = routeOf(ctx);
-      route.observe(ctx.method, ctx.status, ms / 1000);
-      const level = probes.has(route.route) ? 'debug' : 'info';
-      if (!log.isLevelEnabled(level)) return;
-      const caller = ctx.state.caller;
-      const line = {
-        traceId: ctx.state.traceId,
-        method: ctx.method,
-        route: route.route,
-        status: ctx.status,
-        durationMs: Math.round(ms * 10) / 10,
-        ...(caller ? { accountId: caller.account.id, mode: caller.mode } : {}),
-      };
-      log[level](line, 'request');
+      observe(ctx, performance.now() - started);
     }
   };
 }
