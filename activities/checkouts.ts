@@ -12,7 +12,7 @@ import { recordEvent } from '../db/events';
 import { findPayment, paymentView, processorReference, type PaymentRow } from '../db/payments';
 import { centsFromDb } from '../domain/money';
 import type { Processors } from '../processor';
-import type { ProcessorOutcome } from '../processor/port';
+import type { CardProcessor, ProcessorOutcome, ReportedCard } from '../processor/port';
 
 export type AttemptResult = 'succeeded' | 'failed' | 'pending';
 
@@ -24,8 +24,13 @@ export interface CheckoutActivityDeps {
   processors: Processors;
 }
 
-async function applyOutcome(deps: CheckoutActivityDeps, checkoutId: string, attempt: number, outcome: ProcessorOutcome): Promise<AttemptResult> {
-  if (outcome.status !== 'approved' && outcome.status !== 'declined') return 'pending';
+/** An approval the service refused to keep: recorded like a decline, with the service's reason. */
+type Refusal = { status: 'refused'; code: 'merchant_unavailable'; message: string; card: ReportedCard };
+
+const SUSPENDED_MESSAGE = 'The merchant cannot take payments right now; the card was not charged.';
+
+async function applyOutcome(deps: CheckoutActivityDeps, checkoutId: string, attempt: number, outcome: ProcessorOutcome | Refusal): Promise<AttemptResult> {
+  if (outcome.status !== 'approved' && outcome.status !== 'declined' && outcome.status !== 'refused') return 'pending';
   let updated: PaymentRow | undefined;
   const result = await deps.db.transaction(async (trx): Promise<AttemptResult> => {
     const checkout = await findCheckout(trx, checkoutId, true);
@@ -85,6 +90,17 @@ async function applyOutcome(deps: CheckoutActivityDeps, checkoutId: string, atte
 
 export function createCheckoutActivities(deps: CheckoutActivityDeps) {
   const processorOf = (payment: PaymentRow) => deps.processors.forMode(payment.mode);
+  /**
+   * A suspended merchant takes no payment: an approval that arrives after the suspension is
+   * released at the processor first (so no card is charged), then recorded as a failure.
+   */
+  const keepable = async (payment: PaymentRow, processor: CardProcessor, reference: string, outcome: ProcessorOutcome): Promise<ProcessorOutcome | Refusal> => {
+    if (outcome.status !== 'approved') return outcome;
+    const account = (await deps.db('accounts').where({ id: payment.account_id }).first('status')) as { status: string };
+    if (account.status !== 'suspended') return outcome;
+    await processor.voidApproval(reference);
+    return { status: 'refused', code: 'merchant_unavailable', message: SUSPENDED_MESSAGE, card: outcome.card };
+  };
   return {
     /** Reads the attempt's outcome from the processor (by its stable reference) and applies it. */
     async settleAttempt(checkoutId: string, attempt: number): Promise<AttemptResult> {
@@ -93,7 +109,8 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
       const payment = await findPayment(deps.db, checkout.payment_id);
       const processor = processorOf(payment);
       if (processor === null) return 'pending';
-      return applyOutcome(deps, checkoutId, attempt, await processor.outcome(processorReference(payment.id, attempt)));
+      const reference = processorReference(payment.id, attempt);
+      return applyOutcome(deps, checkoutId, attempt, await keepable(payment, processor, reference, await processor.outcome(reference)));
     },
 
     /**
@@ -108,7 +125,8 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
       const payment = await findPayment(deps.db, checkout.payment_id);
       const processor = processorOf(payment);
       if (payment.status === 'processing' && processor !== null) {
-        const outcome = await processor.cancel(processorReference(payment.id, payment.attempts));
+        const reference = processorReference(payment.id, payment.attempts);
+        const outcome = await keepable(payment, processor, reference, await processor.cancel(reference));
         if ((await applyOutcome(deps, checkoutId, payment.attempts, outcome)) === 'succeeded') return 'completed';
       }
       return deps.db.transaction(async (trx) => {

@@ -37,4 +37,9 @@ export interface CardProcessor {
   outcome(reference: string): Promise<ProcessorOutcome>;
   /** Closes an unfinished session (its checkout expired); a finished one keeps its outcome. */
   cancel(reference: string): Promise<ProcessorOutcome>;
+  /**
+   * Releases an approval the service will not keep (the merchant was suspended while the customer
+   * paid), so the card is not charged; an unfinished session is closed. Harmless when repeated.
+   */
+  voidApproval(reference: string): Promise<void>;
 }

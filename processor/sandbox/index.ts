@@ -90,6 +90,12 @@ export function createSandboxProcessor(deps: { db: Knex; clock: Clock; publicBas
         .update({ status: 'canceled', updated_at: clock.now() });
       return outcomeOf((await db('sandbox_sessions').where({ reference }).first()) as SessionRow | undefined);
     },
+    async voidApproval(reference) {
+      await db('sandbox_sessions')
+        .where({ reference })
+        .whereIn('status', ['awaiting_card', 'awaiting_3ds', 'approved'])
+        .update({ status: 'canceled', updated_at: clock.now() });
+    },
   };
 }
 

@@ -4,6 +4,7 @@ import { startApi, startApiWithMerchant, ik, type TestApi } from '../support/api
 import type { MerchantKeys } from '../../db/merchants';
 import { absolute, get, postForm, postPay } from './hosted-flow';
 import { updateAccount } from '../../db/accounts';
+import { OUTCOME_POLL_MS } from '../../domain/checkout-rules';
 
 const DETAILS = { name: 'Nimal Perera', email: 'nimal@example.com', phone: '077 123 4567' };
 const APPROVED = { number: '5123450000000008', expiry: '01/39', cvv: '100' };
@@ -114,5 +115,24 @@ describe('hosted checkout pages', () => {
     assert.equal(payment.attempts, 0);
     assert.equal(payment.customer_email, null);
     assert.equal(await api.knex('sandbox_sessions').where('reference', 'like', `${payment.id}%`).count('* as n').first().then((r: any) => Number(r.n)), 0, 'nothing handed to the processor');
+  });
+
+  it('an approval that arrives after the merchant was suspended is released at the processor and recorded as failed', async () => {
+    const { accountId, keys: own } = await api.merchant({ activate: true });
+    const c = (await api.request('/v1/checkouts', { key: own.sk_test, idempotencyKey: ik(), body: { amountCents: 350000, description: 'Tea' } })).body;
+    const pay = await postPay(c.url, DETAILS);
+    await updateAccount(api.knex, accountId, { status: 'suspended' }, api.clock.now());
+    // The customer was already on the processor's page: the card is approved there.
+    const session = new URL(absolute(api, pay.location as string));
+    const card = await postForm(`${session.origin}${session.pathname}/card${session.search}`, APPROVED);
+    await postForm(absolute(api, card.location as string), { result: 'pass' });
+    await api.clock.advance(OUTCOME_POLL_MS);
+    const payment = await api.knex('payments').where({ checkout_id: c.id }).first();
+    assert.equal(payment.status, 'failed');
+    assert.equal(payment.failure_code, 'merchant_unavailable');
+    assert.equal(payment.failure_message, 'The merchant cannot take payments right now; the card was not charged.');
+    assert.equal((await api.knex('sandbox_sessions').where({ reference: `${payment.id}.1` }).first()).status, 'canceled', 'the approval was released');
+    assert.equal((await api.knex('events').where({ type: 'payment.succeeded' }).whereRaw(`data->>'id' = ?`, [payment.id])).length, 0);
+    assert.equal((await api.knex('events').where({ type: 'payment.failed' }).whereRaw(`data->>'id' = ?`, [payment.id])).length, 1);
   });
 });
