@@ -27,6 +27,9 @@ export function createEmbeddedPort(engine: EmbeddedEngine): OrchestrationPort {
     query(workflowId, queryType, args = []) {
       return engine.query(workflowId, queryType, args);
     },
+    update(workflowId, update, args) {
+      return engine.update(workflowId, typeof update === 'string' ? update : update.name, args);
+    },
     async cancel(workflowId) {
       try {
         await engine.cancel(workflowId);

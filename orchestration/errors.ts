@@ -29,6 +29,22 @@ export class WorkflowQueryFailedError extends Error {
 }
 
 /**
+ * The workflow refused an update: its validator rejected the arguments, or its handler failed with
+ * a Temporal failure (an ApplicationFailure). Temporal's client reports both alike, so the port does.
+ * A rejection by the validator leaves nothing in the workflow's history.
+ */
+export class WorkflowUpdateRejectedError extends Error {
+  constructor(
+    readonly workflowId: string,
+    readonly updateName: string,
+    override readonly cause: Error,
+  ) {
+    super(`update ${updateName} on ${workflowId} was rejected: ${cause.message}`);
+    this.name = 'WorkflowUpdateRejectedError';
+  }
+}
+
+/**
  * Workflow code threw a plain Error (or broke determinism): the run is stuck, as it would be on a
  * server that keeps retrying the task, until the code is fixed.
  */

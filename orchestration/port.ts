@@ -1,6 +1,7 @@
 // The orchestration port: how the API and the activities start and talk to durable workflows.
 // Two implementations sit behind it (Temporal itself, and the embedded engine for one machine);
 // nothing outside orchestration/ and workers/ knows which one runs.
+import type { UpdateDefinition } from '@temporalio/common';
 
 export type Mode = 'test' | 'live';
 
@@ -48,6 +49,12 @@ export interface OrchestrationPort {
   /** Signals the running workflow, or starts it with the signal delivered with its first task. */
   signalWithStart(start: WorkflowStart, signalName: string, signalArgs?: unknown[]): Promise<{ workflowId: string; runId: string }>;
   query<T = unknown>(workflowId: string, queryType: string, args?: unknown[]): Promise<T>;
+  /**
+   * Runs an update on the running workflow and waits for its handler's result. Throws
+   * WorkflowUpdateRejectedError when the validator rejects it (nothing is recorded) or the handler
+   * fails, WorkflowNotFoundError or WorkflowClosedError when nobody can take it.
+   */
+  update<R, A extends unknown[] = unknown[]>(workflowId: string, update: UpdateDefinition<R, A> | string, args?: A): Promise<R>;
   /** Requests cancellation; the workflow decides how to wind down. No-op on a closed workflow. */
   cancel(workflowId: string): Promise<void>;
   /** Undefined when no workflow has this id. */

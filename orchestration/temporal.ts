@@ -1,8 +1,9 @@
 // The port over a real Temporal cluster, through @temporalio/client.
-import { Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError as ClientNotFound } from '@temporalio/client';
+import { Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError as ClientNotFound, WorkflowUpdateFailedError } from '@temporalio/client';
 import type { WorkflowHandle } from '@temporalio/client';
+import type { UpdateDefinition } from '@temporalio/common';
 import { defineQuery, defineSignal } from '@temporalio/workflow';
-import { WorkflowClosedError, WorkflowNotFoundError, WorkflowQueryFailedError } from './errors';
+import { WorkflowClosedError, WorkflowNotFoundError, WorkflowQueryFailedError, WorkflowUpdateRejectedError } from './errors';
 import { TASK_QUEUE, searchAttributesFor } from './ids';
 import type { OrchestrationPort, StartResult, WorkflowStart, WorkflowStatus } from './port';
 
@@ -76,6 +77,19 @@ export function createTemporalPort(client: Client, taskQueue = TASK_QUEUE): Orch
         } catch (err) {
           if (err instanceof ClientNotFound) throw err;
           throw new WorkflowQueryFailedError(workflowId, queryType, (err as Error).message);
+        }
+      });
+    },
+    update<R, A extends unknown[]>(workflowId: string, update: UpdateDefinition<R, A> | string, args?: A) {
+      const name = typeof update === 'string' ? update : update.name;
+      return translate(workflowId, async () => {
+        try {
+          // The client's overloads tell updates with arguments from those without; both send an array.
+          return await handle(workflowId).executeUpdate<R, [unknown, ...unknown[]]>(name, { args: (args ?? []) as unknown[] as [unknown, ...unknown[]] });
+        } catch (err) {
+          // The validator's rejection and the handler's failure reach the client alike.
+          if (err instanceof WorkflowUpdateFailedError) throw new WorkflowUpdateRejectedError(workflowId, name, err.cause instanceof Error ? err.cause : err);
+          throw err;
         }
       });
     },

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { createWorkflowEnv, skipWithoutTestServer } from '../support/workflow-env';
 import type { WorkflowEngineKind, WorkflowEnv } from '../support/workflow-env';
-import { WorkflowClosedError, WorkflowNotFoundError, WorkflowQueryFailedError } from '../../orchestration/errors';
+import { defineUpdate } from '@temporalio/workflow';
+import { WorkflowClosedError, WorkflowNotFoundError, WorkflowQueryFailedError, WorkflowUpdateRejectedError } from '../../orchestration/errors';
 import { workflowIdFor } from '../../orchestration/ids';
 
 const workflowsPath = path.resolve(__dirname, '../fixtures/workflows/index.ts');
@@ -60,6 +61,19 @@ export function portContract(title: string, on: WorkflowEngineKind): void {
       await assert.rejects(env.port.signal(workflowId, 'paid', ['pay_1']), WorkflowClosedError);
       await env.port.cancel(workflowId); // a closed workflow: nothing to do, no error
       assert.equal((await env.port.describe(workflowId))?.status, 'COMPLETED');
+    });
+
+    it('updates run by name or definition and wait for the result, with the port’s own errors', async function () {
+      const deposit = defineUpdate<number, [number]>('deposit');
+      await assert.rejects(env.port.update('ledger/nope', deposit, [1]), WorkflowNotFoundError);
+      const workflowId = 'ledger/port';
+      await env.port.start({ workflowType: 'ledger', workflowId, args: [10, 1] });
+      assert.equal(await env.port.update(workflowId, deposit, [5]), 15);
+      assert.equal(await env.port.update(workflowId, 'deposit', [1]), 16);
+      await assert.rejects(env.port.update(workflowId, deposit, [0]), (err: unknown) => err instanceof WorkflowUpdateRejectedError && err.workflowId === workflowId && err.updateName === 'deposit');
+      await env.port.signal(workflowId, 'closeLedger');
+      assert.equal(await env.result(workflowId), 16);
+      await assert.rejects(env.port.update(workflowId, deposit, [1]), WorkflowClosedError);
     });
 
     it('allow-duplicate runs a closed workflow id again; reject-duplicate does not; neither starts a running one twice', async function () {

@@ -18,6 +18,7 @@ import { eventually } from '../support/eventually';
 import { createWorkflowEnv, skipWithoutTestServer } from '../support/workflow-env';
 import type { WorkflowEngineKind, WorkflowEnv } from '../support/workflow-env';
 import type { EngineOptions } from '../../workers/embedded-engine/engine';
+import { WorkflowClosedError, WorkflowNotFoundError, WorkflowUpdateRejectedError } from '../../orchestration/errors';
 
 export const fixtureWorkflowsPath = path.resolve(__dirname, '../fixtures/workflows/index.ts');
 const SECOND = 1000;
@@ -27,6 +28,11 @@ const DAY = 24 * HOUR;
 /** How much later than due the server may record or run something on a busy machine. */
 const SERVER_SLACK_MS = 2000;
 const { EventType } = temporal.api.enums.v1;
+
+/** The history's event types, by name without the prefix: ['WORKFLOW_EXECUTION_STARTED', ...]. */
+function eventNames(history: temporal.api.history.v1.IHistory): string[] {
+  return (history.events ?? []).map((e) => EventType[e.eventType ?? 0]!.replace('EVENT_TYPE_', ''));
+}
 
 /** When the history's events of one type happened, in order. */
 function eventTimes(history: temporal.api.history.v1.IHistory, type: temporal.api.enums.v1.EventType): number[] {
@@ -278,6 +284,96 @@ export function workflowScenarios(title: string, on: WorkflowEngineKind, engine?
       assert.notEqual(again.runId, first.runId);
       assert.equal(await env.result(wf), 'paid');
       assert.deepEqual(calls, ['record chk_d:paid', 'record chk_d:paid']);
+      await env.replay(wf);
+    });
+
+    it('an accepted update returns its result and changes state; its history replays on Core', async function () {
+      const wf = id('ledger');
+      await start('ledger', wf, 10, 1);
+      assert.equal(await env.port.update(wf, 'deposit', [5]), 15);
+      assert.equal(await env.port.query(wf, 'balance'), 15);
+      const events = eventNames(await env.history(wf));
+      const accepted = events.indexOf('WORKFLOW_EXECUTION_UPDATE_ACCEPTED');
+      // Accepted and completed in one task: both follow its WorkflowTaskCompleted.
+      assert.deepEqual(events.slice(accepted - 1, accepted + 2), ['WORKFLOW_TASK_COMPLETED', 'WORKFLOW_EXECUTION_UPDATE_ACCEPTED', 'WORKFLOW_EXECUTION_UPDATE_COMPLETED']);
+      await env.port.signal(wf, 'closeLedger');
+      assert.equal(await env.result(wf), 15);
+      await env.replay(wf);
+    });
+
+    it("a validator's rejection leaves nothing in history and the workflow as it was", async function () {
+      const wf = id('ledger');
+      await start('ledger', wf, 10, 1);
+      await env.sleep(SECOND);
+      const before = await env.history(wf);
+      await assert.rejects(env.port.update(wf, 'deposit', [-3]), (err: unknown) => err instanceof WorkflowUpdateRejectedError && /must be positive, not -3/.test(err.cause.message));
+      const after = await env.history(wf);
+      assert.ok(!eventNames(after).some((e) => e.includes('UPDATE')), eventNames(after).join(' '));
+      // The embedded engine's clock stands still: its history is exactly as it was.
+      if (env.kind === 'embedded') assert.deepEqual(eventNames(after), eventNames(before));
+      assert.equal(await env.port.query(wf, 'balance'), 10);
+      // The workflow takes the next update as if the rejected one never came.
+      assert.equal(await env.port.update(wf, 'deposit', [1]), 11);
+      await env.port.signal(wf, 'closeLedger');
+      assert.equal(await env.result(wf), 11);
+      await env.replay(wf);
+    });
+
+    it("a handler's failure completes the accepted update with it", async function () {
+      const wf = id('ledger');
+      await start('ledger', wf, 10, 1);
+      await assert.rejects(env.port.update(wf, 'deposit', [2_000_000]), (err: unknown) => err instanceof WorkflowUpdateRejectedError && /over the limit/.test(err.cause.message));
+      const events = eventNames(await env.history(wf));
+      assert.deepEqual(events.filter((e) => e.includes('UPDATE')), ['WORKFLOW_EXECUTION_UPDATE_ACCEPTED', 'WORKFLOW_EXECUTION_UPDATE_COMPLETED']);
+      await env.port.signal(wf, 'closeLedger');
+      assert.equal(await env.result(wf), 10);
+      await env.replay(wf);
+    });
+
+    it('an update that waits for a signal completes when it comes; the workflow waits for its handlers', async function () {
+      const wf = id('ledger');
+      await start('ledger', wf, 10, 1);
+      const outcome = env.port.update(wf, 'awaitPoke');
+      await env.sleep(MINUTE);
+      // Closing now does not cut the update short: the workflow waits for allHandlersFinished.
+      await env.port.signal(wf, 'closeLedger');
+      await env.sleep(MINUTE);
+      assert.equal((await env.port.describe(wf))?.status, 'RUNNING');
+      assert.equal(await env.port.update(wf, 'deposit', [2]), 12);
+      await env.port.signal(wf, 'poke');
+      assert.equal(await outcome, 'poked at 12');
+      assert.equal(await env.result(wf), 12);
+      const events = eventNames(await env.history(wf)).filter((e) => e.includes('UPDATE') || e.includes('SIGNALED'));
+      assert.deepEqual(events, [
+        'WORKFLOW_EXECUTION_UPDATE_ACCEPTED',
+        'WORKFLOW_EXECUTION_SIGNALED',
+        'WORKFLOW_EXECUTION_UPDATE_ACCEPTED',
+        'WORKFLOW_EXECUTION_UPDATE_COMPLETED',
+        'WORKFLOW_EXECUTION_SIGNALED',
+        'WORKFLOW_EXECUTION_UPDATE_COMPLETED',
+      ]);
+      await env.replay(wf);
+    });
+
+    it('an update on a closed workflow or a missing one fails with the port’s errors', async function () {
+      const wf = id('ledger');
+      await start('ledger', wf, 10, 1);
+      await env.port.signal(wf, 'closeLedger');
+      assert.equal(await env.result(wf), 10);
+      await assert.rejects(env.port.update(wf, 'deposit', [1]), WorkflowClosedError);
+      await assert.rejects(env.port.update(id('ledger'), 'deposit', [1]), WorkflowNotFoundError);
+    });
+
+    it('updates before and after continue-as-new: each run takes its own, the balance carries over', async function () {
+      const wf = id('ledger');
+      const first = await start('ledger', wf, 0, 2);
+      assert.equal(await env.port.update(wf, 'deposit', [5]), 5);
+      await env.port.signal(wf, 'closeLedger');
+      // The next run takes updates once it has started.
+      await eventually(() => env.port.describe(wf), (d) => d?.runId !== first.runId && d?.status === 'RUNNING');
+      assert.equal(await env.port.update(wf, 'deposit', [1]), 6);
+      await env.port.signal(wf, 'closeLedger');
+      assert.equal(await env.result(wf), 6);
       await env.replay(wf);
     });
 

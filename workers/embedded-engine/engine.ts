@@ -39,6 +39,7 @@ import {
   WorkflowNotFoundError,
   WorkflowQueryFailedError,
   WorkflowTaskFailedError,
+  WorkflowUpdateRejectedError,
 } from '../../orchestration/errors';
 
 const { EventType } = temporal.api.enums.v1;
@@ -158,6 +159,16 @@ type Outcome =
   | { status: 'TERMINATED'; reason: string }
   | { status: 'CONTINUED_AS_NEW'; next: Run };
 
+/** An update a caller waits on, from its delivery until its handler finishes. */
+interface PendingUpdate {
+  name: string;
+  input: Payload[];
+  resolve: (result: Payload | null | undefined) => void;
+  reject: (err: Error) => void;
+  /** Set once the workflow accepted it (its validator passed): its history event. */
+  acceptedEventId?: number;
+}
+
 interface Delivery {
   /** A function when the job needs event ids that exist only once `record` has run. */
   job: Job | (() => Job);
@@ -190,6 +201,8 @@ class Run {
   taskFailure?: Failure;
   cancelRequested = false;
   drainScheduled = false;
+  /** Updates delivered and not yet finished, by update id (unset when there are none). */
+  updates?: Map<string, PendingUpdate>;
   /** Serialises everything that enters this run's sandbox; unset when nothing is queued. */
   private tail?: Promise<unknown>;
   private closeWaiters?: Array<() => void>;
@@ -251,9 +264,9 @@ function withEntry<V>(map: Map<number, V> | undefined, seq: number, value: V): M
   return (map ?? new Map<number, V>()).set(seq, value);
 }
 
-/** The map without `seq`; undefined once empty, so a sleeping run does not keep an empty map. */
-function withoutEntry<V>(map: Map<number, V> | undefined, seq: number): Map<number, V> | undefined {
-  map?.delete(seq);
+/** The map without `key`; undefined once empty, so a sleeping run does not keep an empty map. */
+function withoutEntry<K, V>(map: Map<K, V> | undefined, key: K): Map<K, V> | undefined {
+  map?.delete(key);
   return map?.size ? map : undefined;
 }
 
@@ -367,6 +380,32 @@ export class EmbeddedEngine {
       if (!run.open) throw new WorkflowClosedError(workflowId);
       this.deliver(run, this.signalDelivery(run, signalName, args));
     });
+  }
+
+  /**
+   * Runs an update and waits for its handler's result. It goes through the run's queue like a
+   * signal; the validator's rejection (or the handler's failure) rejects with
+   * WorkflowUpdateRejectedError, and a workflow that closes before the handler finishes with
+   * WorkflowClosedError.
+   */
+  async update<R = unknown>(workflowId: string, updateName: string, args: unknown[] = []): Promise<R> {
+    const run = this.openRun(workflowId);
+    const updateId = randomUUID();
+    const input = toPayloads(defaultPayloadConverter, ...args) ?? [];
+    const result = await new Promise<Payload | null | undefined>((resolve, reject) => {
+      run
+        .exclusive(() => {
+          if (!run.open) throw new WorkflowClosedError(workflowId);
+          if (run.taskFailure) throw new WorkflowTaskFailedError(workflowId, failureToError(run.taskFailure));
+          (run.updates ??= new Map()).set(updateId, { name: updateName, input, resolve, reject });
+          // No event yet: the server writes one only when the workflow accepts the update.
+          this.deliver(run, {
+            job: { doUpdate: { id: updateId, protocolInstanceId: updateId, name: updateName, input, headers: {}, meta: { updateId, identity: ENGINE_IDENTITY }, runValidator: true } },
+          });
+        })
+        .catch(reject);
+    });
+    return (result ? defaultPayloadConverter.fromPayload(result) : undefined) as R;
   }
 
   async query<T = unknown>(workflowId: string, queryType: string, args: unknown[] = []): Promise<T> {
@@ -677,6 +716,7 @@ export class EmbeddedEngine {
       const now = this.clock.now();
       const task = run.history.workflowTaskStarted(now, run.taskQueue);
       const commands: Command[] = [];
+      let activations = 0;
       let jobs = deliveries.map((d) => (typeof d.job === 'function' ? d.job() : d.job));
       // One workflow task may take several activations: Core resolves some commands on its own
       // (an activity cancelled with TRY_CANCEL) and activates again before answering the server.
@@ -695,10 +735,19 @@ export class EmbeddedEngine {
         run.flags = withFlags(run.flags, completion.successful.usedInternalFlags ?? []);
         const produced = completion.successful.commands ?? [];
         run.replay.push(activation, produced.length);
+        activations++;
         jobs = this.resolveLocally(run, produced, commands);
         commands.push(...produced);
       }
       dropCancelledTimers(commands);
+      if (this.onlyRejectsUpdates(run, deliveries, commands)) {
+        // The server ran this task speculatively and, with every update rejected, drops it: no
+        // event in history, and nothing for a rebuilt sandbox to replay (a validator changes no state).
+        run.history.truncate(task.scheduledEventId - 1);
+        run.replay.dropLast(activations);
+        for (const command of commands) this.respondToUpdate(run, command.updateResponse ?? {}, task.scheduledEventId);
+        continue;
+      }
       const unsupported = commands.find((c) => !this.isSupported(c));
       if (unsupported) {
         this.failTask(run, { message: `the embedded engine does not support the command ${Object.keys(unsupported).filter((k) => k !== 'userMetadata').join(', ')}` });
@@ -707,10 +756,61 @@ export class EmbeddedEngine {
       const completedEventId = run.history.workflowTaskCompleted(now, task, [...run.flags]);
       for (const command of commands) {
         if (!run.open) break;
-        this.apply(run, command, completedEventId);
+        if (command.updateResponse) this.respondToUpdate(run, command.updateResponse, task.scheduledEventId);
+        else this.apply(run, command, completedEventId);
       }
     }
     await this.afterTask(run);
+  }
+
+  /** A task of update requests alone (no event brought it) whose every answer is a rejection. */
+  private onlyRejectsUpdates(run: Run, deliveries: Delivery[], commands: Command[]): boolean {
+    if (commands.length === 0 || deliveries.some((d) => d.record)) return false;
+    return commands.every((c) => c.updateResponse?.rejected && run.updates?.get(c.updateResponse.protocolInstanceId ?? '')?.acceptedEventId === undefined);
+  }
+
+  /**
+   * The workflow's answer to an update, as the server records it: acceptance writes
+   * WorkflowExecutionUpdateAccepted with the request (Core replays the update from it; the request
+   * is sequenced at the task's scheduled event, as the server sends it with that task), completion
+   * or a handler's failure WorkflowExecutionUpdateCompleted. A validator's rejection writes nothing.
+   */
+  private respondToUpdate(run: Run, response: coresdk.workflow_commands.IUpdateResponse, scheduledEventId: number): void {
+    const updateId = response.protocolInstanceId ?? '';
+    const pending = run.updates?.get(updateId);
+    if (pending === undefined) return;
+    const meta = { updateId, identity: ENGINE_IDENTITY };
+    const now = this.clock.now();
+    if (response.accepted) {
+      pending.acceptedEventId = run.history.add(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED, now, {
+        workflowExecutionUpdateAcceptedEventAttributes: {
+          protocolInstanceId: updateId,
+          acceptedRequestMessageId: `${updateId}/request`,
+          acceptedRequestSequencingEventId: scheduledEventId,
+          acceptedRequest: { meta, input: { header: {}, name: pending.name, args: { payloads: pending.input } } },
+        },
+      });
+      return;
+    }
+    run.updates = withoutEntry(run.updates, updateId);
+    if (pending.acceptedEventId !== undefined) {
+      run.history.add(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED, now, {
+        workflowExecutionUpdateCompletedEventAttributes: {
+          meta,
+          acceptedEventId: pending.acceptedEventId,
+          outcome: response.rejected ? { failure: response.rejected } : { success: { payloads: response.completed ? [response.completed] : [] } },
+        },
+      });
+    }
+    if (response.rejected) pending.reject(new WorkflowUpdateRejectedError(run.workflowId, pending.name, failureToError(response.rejected)));
+    else pending.resolve(response.completed);
+  }
+
+  /** Answers every waiting update caller with `error` (the run closed, or is stuck). */
+  private abandonUpdates(run: Run, error: () => Error): void {
+    const updates = run.updates;
+    run.updates = undefined;
+    for (const pending of updates?.values() ?? []) pending.reject(error());
   }
 
   /**
@@ -829,6 +929,7 @@ export class EmbeddedEngine {
         command.setPatchMarker ||
         command.upsertWorkflowSearchAttributes ||
         command.startChildWorkflowExecution ||
+        command.updateResponse ||
         // Emptied by resolveLocally: a schedule-and-cancel pair that never reaches the server.
         Object.values(command).every((v) => v == null),
     );
@@ -1251,6 +1352,7 @@ export class EmbeddedEngine {
     }
     run.activities = undefined;
     run.inbox = undefined;
+    this.abandonUpdates(run, () => new WorkflowClosedError(run.workflowId));
     // Children outlive a parent only with the ABANDON policy (the server's default is TERMINATE).
     if (outcome.status !== 'CONTINUED_AS_NEW') {
       for (const child of run.children?.values() ?? []) {
@@ -1302,6 +1404,7 @@ export class EmbeddedEngine {
     run.history.add(EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED, this.clock.now(), {
       workflowTaskFailedEventAttributes: { failure, identity: ENGINE_IDENTITY },
     });
+    this.abandonUpdates(run, () => new WorkflowTaskFailedError(run.workflowId, error));
     run.wake();
   }
 

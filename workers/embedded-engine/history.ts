@@ -49,6 +49,17 @@ export class HistoryRecorder {
     this.recent = undefined;
   }
 
+  /**
+   * Forgets the events after the first `length`, all recorded since the last pack: a workflow task
+   * that only rejected updates, which a server drops (it was speculative).
+   */
+  truncate(length: number): void {
+    const keep = length - this.packedCount;
+    if (keep < 0 || this.recent === undefined) throw new Error(`cannot truncate packed history to ${length} events`);
+    this.recent.length = keep;
+    if (keep === 0) this.recent = undefined;
+  }
+
   /** Drops the events (a closed run whose history is not kept). */
   clear(): void {
     this.recent = undefined;

@@ -27,6 +27,14 @@ export class ReplayLog {
     (this.recent ??= []).push({ activation, commandCount });
   }
 
+  /** Forgets the last `count` records, all pushed since the last pack (see HistoryRecorder.truncate). */
+  dropLast(count: number): void {
+    if (count === 0) return;
+    if (this.recent === undefined || this.recent.length < count) throw new Error(`cannot drop ${count} packed replay records`);
+    this.recent.length -= count;
+    if (this.recent.length === 0) this.recent = undefined;
+  }
+
   pack(): void {
     if (this.recent === undefined) return;
     const writer = Writer.create();
