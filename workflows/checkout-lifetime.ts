@@ -4,11 +4,15 @@
 // pending is asked about again every minute, so a customer who never comes back is paid anyway.
 // Paid in time: the checkout completes. Unpaid at expiresAt: the checkout expires and its payment
 // is canceled. A declined attempt leaves the checkout open for another try until it expires.
-import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
-import type { CheckoutActivities } from '../activities/checkouts';
+// The return page asks for an attempt's outcome with the attemptOutcome update, answered once the
+// loop has applied the attempt (or the checkout closed).
+import { allHandlersFinished, condition, defineSignal, defineUpdate, proxyActivities, setHandler } from '@temporalio/workflow';
+import type { AttemptResult, CheckoutActivities } from '../activities/checkouts';
 import { OUTCOME_POLL_MS } from '../domain/checkout-rules';
 
 export const paymentAttemptedSignal = defineSignal<[number]>('paymentAttempted');
+/** Queues the attempt as the signal does; answers with its result, or how the checkout closed first. */
+export const attemptOutcomeUpdate = defineUpdate<AttemptResult | 'completed' | 'expired', [number]>('attemptOutcome');
 
 export interface CheckoutLifetimeInput {
   checkoutId: string;
@@ -28,6 +32,31 @@ export async function checkoutLifetime(input: CheckoutLifetimeInput): Promise<'c
   setHandler(paymentAttemptedSignal, (attempt) => {
     attempts.push(attempt);
   });
+  // The result of each attempt the loop applied last, and how the checkout closed.
+  const settled = new Map<number, AttemptResult>();
+  let closed: 'completed' | 'expired' | undefined;
+  setHandler(
+    attemptOutcomeUpdate,
+    async (attempt) => {
+      // A result from before this request (a pending one, say) is not the answer: the attempt is asked about again.
+      settled.delete(attempt);
+      attempts.push(attempt);
+      await condition(() => settled.has(attempt) || closed !== undefined);
+      return settled.get(attempt) ?? closed!;
+    },
+    {
+      validator: (attempt) => {
+        // Attempts are numbered from 1; anything else is not an attempt this checkout can have made.
+        if (!Number.isSafeInteger(attempt) || attempt <= 0) throw new Error(`no such attempt: ${attempt}`);
+      },
+    },
+  );
+  const close = async (outcome: 'completed' | 'expired') => {
+    closed = outcome;
+    // Waiting updates answer before the workflow ends.
+    await condition(allHandlersFinished);
+    return outcome;
+  };
   const deadline = Date.parse(input.expiresAt);
   // The newest attempt the processor had not decided when last asked, and when to ask again.
   let pending: { attempt: number; askAt: number } | undefined;
@@ -40,10 +69,11 @@ export async function checkoutLifetime(input: CheckoutLifetimeInput): Promise<'c
     while (attempts.length > 0) {
       const attempt = attempts.shift() as number;
       const result = await settleAttempt(input.checkoutId, attempt);
-      if (result === 'succeeded') return 'completed';
+      settled.set(attempt, result);
+      if (result === 'succeeded') return close('completed');
       if (result === 'pending' && attempt >= (pending?.attempt ?? 0)) pending = { attempt, askAt: Date.now() + OUTCOME_POLL_MS };
       else if (result === 'failed' && attempt === pending?.attempt) pending = undefined;
     }
-    if (Date.now() >= deadline) return closeCheckout(input.checkoutId);
+    if (Date.now() >= deadline) return close(await closeCheckout(input.checkoutId));
   }
 }

@@ -18,7 +18,7 @@ import { findPayment, processorReference, type PaymentRow } from '../../db/payme
 import type { OrchestrationPort } from '../../orchestration';
 import { WorkflowClosedError, WorkflowNotFoundError } from '../../orchestration/errors';
 import { checkoutLifetimeStart } from '../../orchestration/starts';
-import { paymentAttemptedSignal } from '../../workflows/checkout-lifetime';
+import { attemptOutcomeUpdate, paymentAttemptedSignal } from '../../workflows/checkout-lifetime';
 import type { Processors } from '../../processor';
 import { escapeHtml, htmlDocument, stylesheet } from '../docs/html';
 import { FONT_FACE_CSS, SCRIPT_FONT_FAMILIES } from './assets';
@@ -290,25 +290,45 @@ ${cancel}`, state.reason);
     }
   };
 
-  /** Back from the processor: the lifetime workflow applies the outcome; we wait to show it. */
+  /**
+   * Asks the checkout's workflow for the attempt's outcome (an update it answers once it has applied
+   * the attempt), starting the workflow if it is missing. A closed one has nothing to add.
+   */
+  const attemptOutcome = async (checkout: CheckoutRow, attempt: number): Promise<void> => {
+    const start = checkoutLifetimeStart(checkout);
+    try {
+      await deps.orchestration.update(start.workflowId, attemptOutcomeUpdate, [attempt]);
+    } catch (err) {
+      if (err instanceof WorkflowClosedError) return;
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+      // Lost between commit and start (or not yet resumed).
+      await deps.orchestration.start(start);
+      await deps.orchestration.update(start.workflowId, attemptOutcomeUpdate, [attempt]).catch((again: unknown) => {
+        if (!(again instanceof WorkflowClosedError)) throw again;
+      });
+    }
+  };
+
+  /** Back from the processor: the lifetime workflow applies the outcome; we wait (a while) to show it. */
   const returned = async (ctx: Context, locale: Locale) => {
     const view = await load(String(ctx.params.id));
     if (!view) return message(ctx, locale, undefined, 404, 'notFoundTitle', null);
     const attempt = Number(ctx.query.attempt);
-    if (Number.isSafeInteger(attempt) && attempt > 0 && view.payment.status === 'processing' && view.payment.attempts === attempt) {
-      await signalAttempt(view.checkout, attempt);
-      const until = Date.now() + OUTCOME_WAIT_MS;
-      while (Date.now() < until) {
-        const payment = await findPayment(db, view.payment.id);
-        const checkout = await findCheckout(db, view.checkout.id);
-        if (payment.settled_attempt >= attempt || payment.status !== 'processing' || checkout?.status !== 'open') break;
-        await new Promise((resolve) => setTimeout(resolve, 25));
+    if (Number.isSafeInteger(attempt) && attempt > 0 && view.payment.status === 'processing' && view.payment.attempts === attempt && view.checkout.status === 'open') {
+      let timer: NodeJS.Timeout | undefined;
+      // Past the wait the page says the payment is still being confirmed; the workflow carries on.
+      const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, OUTCOME_WAIT_MS)));
+      try {
+        await Promise.race([attemptOutcome(view.checkout, attempt), waited]);
+      } finally {
+        clearTimeout(timer);
       }
     }
-    const now = await load(view.checkout.id);
-    if (now && (now.checkout.status === 'completed' || now.payment.status === 'succeeded') && now.checkout.success_url) {
+    const now = await findCheckout(db, view.checkout.id);
+    // The checkout completes in the transaction that makes its payment succeed.
+    if (now?.status === 'completed' && now.success_url) {
       ctx.status = 303;
-      return ctx.redirect(now.checkout.success_url);
+      return ctx.redirect(now.success_url);
     }
     ctx.status = 303;
     ctx.redirect(pagePath(locale, view.checkout.id));
