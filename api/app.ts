@@ -92,7 +92,7 @@ export function createApp(deps: AppDeps): App {
     metricsRouter({ token: config.metricsToken }).routes(),
     pages.routes(),
     assetsRouter().routes(),
-    checkoutPagesRouter({ db: deps.db, clock, config, orchestration: deps.orchestration, processors }).routes(),
+    checkoutPagesRouter({ db: deps.db, clock, config, orchestration: deps.orchestration, processors, limiter }).routes(),
     // The sandbox processor's own pages (a live processor's pages live on its own site).
     sandboxRouter({ db: deps.db, clock }).routes(),
   ] as Middleware[]);

@@ -4,6 +4,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Knex } from 'knex';
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from '../../config';
 import { DEFAULT_PLAN } from '../../config/plans';
 import { looksLikeCardNumber, SCHEME_NAMES } from '../../domain/card';
@@ -32,6 +33,8 @@ export interface CheckoutPagesDeps {
   config: Config;
   orchestration: OrchestrationPort;
   processors: Processors;
+  /** The API's limiter: each page has the same per-address budget as each API endpoint. */
+  limiter: RateLimiterAbstract;
 }
 
 const ID = /^chk_[0-9a-z]{24}$/;
@@ -334,10 +337,26 @@ ${cancel}`, state.reason);
     ctx.redirect(pagePath(locale, view.checkout.id));
   };
 
+  /**
+   * Counts the request against its address and page (`bucket`, the same in every language), as the
+   * API counts its endpoints; past the budget, a page in the shopper's language and Retry-After.
+   */
+  const limited = (bucket: string, handler: (ctx: Context, locale: Locale) => Promise<void>) => async (ctx: Context, locale: Locale) => {
+    try {
+      await deps.limiter.consume(`${ctx.ip} ${bucket}`);
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      ctx.set('Retry-After', String(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000))));
+      return message(ctx, locale, undefined, 429, 'tooManyRequests', null);
+    }
+    return handler(ctx, locale);
+  };
+  const pages = { show: limited('page GET /checkout/:id', show), pay: limited('page POST /checkout/:id/pay', pay), returned: limited('page GET /checkout/:id/return', returned) };
+
   for (const locale of ['en', 'si', 'ta'] as const) {
-    router.get(`${prefix(locale)}/checkout/:id`, (ctx) => show(ctx, locale));
-    router.post(`${prefix(locale)}/checkout/:id/pay`, (ctx) => pay(ctx, locale));
-    router.get(`${prefix(locale)}/checkout/:id/return`, (ctx) => returned(ctx, locale));
+    router.get(`${prefix(locale)}/checkout/:id`, (ctx) => pages.show(ctx, locale));
+    router.post(`${prefix(locale)}/checkout/:id/pay`, (ctx) => pages.pay(ctx, locale));
+    router.get(`${prefix(locale)}/checkout/:id/return`, (ctx) => pages.returned(ctx, locale));
   }
   return router;
 }
