@@ -22,6 +22,8 @@ describe('hosted checkout pages', () => {
     const c = await open();
     const first = await postPay(c.url, DETAILS);
     assert.equal(first.status, 303);
+    // Pay told the workflow, which asked the processor (still pending); let that settle first.
+    await api.workflows.settle();
     // Back on the checkout page (the browser's back button), Pay again with nothing new.
     const again = await postPay(c.url, {});
     assert.equal(again.status, 303, again.text);
