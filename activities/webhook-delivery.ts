@@ -1,12 +1,12 @@
 // Activities of the webhook delivery workflow: one signed attempt (recorded with its time, status
 // code, latency and the start of the answer), and marking a delivery failed when the ladder ends.
-import type { ActivityDeps } from '.';
+import type { ActivityDeps } from './deps';
 import { webhookAttempted } from '../config/metrics';
 import { signatureHeader, SIGNATURE_HEADER } from '../domain/webhook-signature';
 import { delayAfterAttempt } from '../domain/webhook-retry';
 import { sql } from '../db/sql';
 import { deliveryToAttempt, RESPONSE_BODY_LIMIT } from '../db/webhook-deliveries';
-import { postWebhook, type Resolver } from './webhook-http';
+import { postWebhook, type Resolver } from '../net/webhook-http';
 
 export const DELIVERY_ID_HEADER = 'Service-Delivery-Id';
 export const USER_AGENT = 'Kasi-Webhooks/1.0';

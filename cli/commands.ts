@@ -10,7 +10,7 @@ import { createMerchant } from '../db/merchants';
 import { PUBLIC_EVENT_TYPES } from '../domain/event-types';
 import { createWebhookEndpoint, rotateWebhookSecret, updateWebhookEndpoint, webhookEndpointView, type WebhookEndpointRow } from '../db/webhook-endpoints';
 import { createPingDelivery, webhookAttemptView, type WebhookAttemptRow } from '../db/webhook-deliveries';
-import { destinationProblem } from '../activities/webhook-http';
+import { destinationProblem } from '../net/webhook-http';
 import { createWebhookActivities } from '../activities/webhook-delivery';
 import { systemClock } from '../domain/clock';
 import pino from 'pino';

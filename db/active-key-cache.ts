@@ -6,7 +6,7 @@
 // memory until it is back.
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import { hashKey } from '../domain/api-keys';
+import { hashKey } from '../crypto/api-keys';
 import { findActiveKey, type ActiveKey } from './api-keys';
 import { listenFor } from './notifications';
 

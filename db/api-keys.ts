@@ -1,7 +1,8 @@
 // API keys, stored as SHA-256 hashes: the key itself exists only in the creation answer.
 import type { Knex } from 'knex';
-import { newId } from '../domain/ids';
-import { DEFAULT_PERMISSIONS, generateKey, hashKey, redactKey, type KeyKind, type Mode, type Permission } from '../domain/api-keys';
+import { newId } from '../crypto/ids';
+import { DEFAULT_PERMISSIONS, redactKey, type KeyKind, type Mode, type Permission } from '../domain/api-keys';
+import { generateKey, hashKey } from '../crypto/api-keys';
 import { ACCOUNT_COLUMNS, accountFromRow, type AccountRecord, type AccountRow } from './accounts';
 import { sql } from './sql';
 

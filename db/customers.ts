@@ -1,6 +1,6 @@
 // Customers: one per email (case-insensitive) per account and mode.
 import type { Knex } from 'knex';
-import { newId } from '../domain/ids';
+import { newId } from '../crypto/ids';
 import { sql } from './sql';
 import type { Mode } from '../domain/api-keys';
 

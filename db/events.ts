@@ -1,7 +1,7 @@
 // Events: the envelope {id, object:'event', type, mode, created, data}, identical in webhooks and
 // in GET /v1/events. Record them inside the transaction of the change they describe.
 import type { Knex } from 'knex';
-import { newId } from '../domain/ids';
+import { newId } from '../crypto/ids';
 import type { Mode } from '../domain/api-keys';
 import type { PublicEventType } from '../domain/event-types';
 

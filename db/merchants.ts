@@ -1,6 +1,6 @@
 // A new merchant: the account and its first keys, made together or not at all.
 import type { Knex } from 'knex';
-import { newId } from '../domain/ids';
+import { newId } from '../crypto/ids';
 import { KEY_KINDS, MODES, type KeyKind, type Mode } from '../domain/api-keys';
 import { DEFAULT_PLAN } from '../config/plans';
 import { ACCOUNT_COLUMNS, accountFromRow, type AccountRecord, type AccountRow } from './accounts';

@@ -1,7 +1,7 @@
 // Webhook deliveries (one per event and endpoint) and their attempts. The dispatcher turns the
 // events outbox into deliveries; each delivery's workflow makes the attempts.
 import type { Knex } from 'knex';
-import { newId } from '../domain/ids';
+import { newId } from '../crypto/ids';
 import type { Mode } from '../domain/api-keys';
 import { eventView, type EventRow } from './events';
 import { open } from './secret-box';

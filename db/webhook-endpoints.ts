@@ -2,7 +2,7 @@
 // creation and at rotation); a rotated-out secret keeps signing alongside the new one for 24 h.
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import { newId } from '../domain/ids';
+import { newId } from '../crypto/ids';
 import type { Mode } from '../domain/api-keys';
 import { seal } from './secret-box';
 

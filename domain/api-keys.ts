@@ -1,7 +1,7 @@
 // API keys: `<kind>_<mode>_` plus 32 characters of [0-9A-Za-z]. Keys carry 190 bits of
 // randomness, so a plain SHA-256 is the right stored form (a slow password hash buys nothing and
-// would cost every request); the key itself is shown once, at creation.
-import { hash, randomBytes } from 'node:crypto';
+// would cost every request); the key itself is shown once, at creation. Generating and hashing
+// keys needs Node's crypto: crypto/api-keys.ts.
 
 export const KEY_KINDS = ['secret', 'publishable', 'agent'] as const;
 export type KeyKind = (typeof KEY_KINDS)[number];
@@ -21,9 +21,9 @@ export const PERMISSIONS = [
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
-const KIND_PREFIX: Record<KeyKind, string> = { secret: 'sk', publishable: 'pk', agent: 'ak' };
-const SECRET_LENGTH = 32;
-const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+export const KIND_PREFIX: Record<KeyKind, string> = { secret: 'sk', publishable: 'pk', agent: 'ak' };
+export const SECRET_LENGTH = 32;
+export const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const KEY_SHAPE = new RegExp(`^(sk|pk|ak)_(test|live)_[0-9A-Za-z]{${SECRET_LENGTH}}$`);
 
 /** What a key may do when it is made without an explicit permission list. */
@@ -33,27 +33,12 @@ export const DEFAULT_PERMISSIONS: Record<KeyKind, readonly Permission[]> = {
   agent: PERMISSIONS,
 };
 
-export function generateKey(kind: KeyKind, mode: Mode): string {
-  // Rejection sampling keeps every character uniform over the 62-character alphabet.
-  let secret = '';
-  while (secret.length < SECRET_LENGTH) {
-    for (const byte of randomBytes(SECRET_LENGTH)) {
-      if (byte < 248 && secret.length < SECRET_LENGTH) secret += ALPHABET[byte % 62];
-    }
-  }
-  return `${KIND_PREFIX[kind]}_${mode}_${secret}`;
-}
-
 /** The kind and mode a token claims, or null when it is not shaped like one of our keys. */
 export function parseKeyShape(token: string): { kind: KeyKind; mode: Mode } | null {
   const match = KEY_SHAPE.exec(token);
   if (!match) return null;
   const kind = KEY_KINDS.find((k) => KIND_PREFIX[k] === match[1]) as KeyKind;
   return { kind, mode: match[2] as Mode };
-}
-
-export function hashKey(key: string): string {
-  return hash('sha256', key);
 }
 
 /** What may be shown of a key after creation: its prefix and last four characters. */

@@ -18,7 +18,7 @@ import { startOrchestration, type Orchestration } from './orchestration';
 import { createResumers } from './resumers';
 import { observeOrchestration } from './observability';
 import { startWebhookDispatcher, type WebhookDispatcher } from './webhook-dispatcher';
-import type { Resolver } from '../activities/webhook-http';
+import type { Resolver } from '../net/webhook-http';
 
 export const WORKFLOWS_PATH = path.resolve(__dirname, '../workflows/index.ts');
 

@@ -1,7 +1,7 @@
 // {docs_url}: one page explaining every error code and reason; each has an anchor, which is
 // what an error body's docUrl points at.
 import { ERROR_CODES, REASONS, type ErrorCode, type Reason } from '../../domain/errors';
-import { escapeHtml, htmlPage, inlineCode } from './html';
+import { escapeHtml, htmlPage, inlineCode } from '../../web/html';
 
 export function errorPage(): string {
   const codes = (Object.keys(ERROR_CODES) as ErrorCode[])

@@ -1,5 +1,5 @@
 // The API reference page, rendered on the server from the OpenAPI document itself.
-import { escapeHtml, htmlPage, inlineCode } from './html';
+import { escapeHtml, htmlPage, inlineCode } from '../../web/html';
 
 type Schema = { [key: string]: unknown };
 

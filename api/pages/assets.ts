@@ -4,7 +4,7 @@
 // keeps the system font.
 import { readFileSync } from 'node:fs';
 import Router from '@koa/router';
-import { STYLESHEETS_PATH, stylesheetNamed } from '../docs/html';
+import { STYLESHEETS_PATH, stylesheetNamed } from '../../web/html';
 
 const FAMILIES = [
   { family: 'Noto Sans Sinhala', pkg: '@fontsource/noto-sans-sinhala', subset: 'sinhala' },

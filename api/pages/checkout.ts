@@ -21,10 +21,10 @@ import { WorkflowClosedError, WorkflowNotFoundError } from '../../orchestration/
 import { checkoutLifetimeStart } from '../../orchestration/starts';
 import { attemptOutcomeUpdate, paymentAttemptedSignal } from '../../workflows/checkout-lifetime';
 import type { Processors } from '../../processor';
-import { escapeHtml, htmlDocument, stylesheet } from '../docs/html';
+import { escapeHtml, htmlDocument, stylesheet } from '../../web/html';
 import { FONT_FACE_CSS, SCRIPT_FONT_FAMILIES } from './assets';
 import { createCsrf, CSRF_FIELD } from './csrf';
-import { readForm } from './form';
+import { readForm } from '../../web/form';
 import { declineKey, LANGUAGE_NAMES, say, type MessageKey } from './messages';
 
 export interface CheckoutPagesDeps {

@@ -1,7 +1,7 @@
 // Every answer carries `x-trace-id`; error bodies repeat it as `traceId`, so a merchant's support
 // request can be matched to our logs.
 import type { Next } from 'koa';
-import { randomHex } from '../../domain/ids';
+import { randomHex } from '../../crypto/ids';
 import type { ApiContext } from './context';
 
 export function traceId() {

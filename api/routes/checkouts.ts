@@ -2,7 +2,8 @@
 import { DEFAULT_PLAN } from '../../config/plans';
 import { amountInRange, orderFromLineItems, returnUrlProblem, summariseLineItems, type LineItemInput } from '../../domain/checkout-rules';
 import { ApiError, type FieldError } from '../../domain/errors';
-import { idPattern, newId } from '../../domain/ids';
+import { idPattern } from '../../domain/ids';
+import { newId } from '../../crypto/ids';
 import type { Locale } from '../../domain/locale';
 import { normaliseSriLankanPhone } from '../../domain/phone';
 import { checkoutUrl, checkoutView, loadCheckoutView, newCheckoutRows, openCheckout, type CheckoutRow } from '../../db/checkouts';

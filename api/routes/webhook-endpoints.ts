@@ -5,7 +5,7 @@ import type { Knex } from 'knex';
 import type { Config } from '../../config';
 import { ApiError } from '../../domain/errors';
 import { idPattern } from '../../domain/ids';
-import { destinationProblem } from '../../activities/webhook-http';
+import { destinationProblem } from '../../net/webhook-http';
 import {
   createWebhookEndpoint,
   rotateWebhookSecret,

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { newId } from '../../domain/ids';
+import { newId } from '../../crypto/ids';
 import { startApi, type TestApi } from '../support/api';
 
 describe('GET /v1/account', () => {

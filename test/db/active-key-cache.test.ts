@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import type { Knex } from 'knex';
 import pino from 'pino';
 import { startActiveKeyCache, type ActiveKeyCache } from '../../db/active-key-cache';
-import { hashKey } from '../../domain/api-keys';
+import { hashKey } from '../../crypto/api-keys';
 import { createApiKey } from '../../db/api-keys';
 import { connect } from '../../db/connection';
 import { createMerchant } from '../../db/merchants';

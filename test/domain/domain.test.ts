@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
-import { newId, idPattern, addToTail, randomHex, CURSOR_PATTERN } from '../../domain/ids';
+import { idPattern, addToTail, CURSOR_PATTERN } from '../../domain/ids';
+import { newId, randomHex } from '../../crypto/ids';
 import { colomboMonth } from '../../domain/time';
 import { formatRupees, centsFromDb } from '../../domain/money';
 import { normaliseSriLankanMobile, normaliseSriLankanPhone } from '../../domain/phone';
-import { generateKey, parseKeyShape, hashKey, redactKey } from '../../domain/api-keys';
+import { parseKeyShape, redactKey } from '../../domain/api-keys';
+import { generateKey, hashKey } from '../../crypto/api-keys';
 import { ApiError, errorAnchor } from '../../domain/errors';
 
 describe('domain: ids', () => {

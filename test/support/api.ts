@@ -16,7 +16,7 @@ import { VirtualClock } from '../../workers/embedded-engine/clock';
 import type { EmbeddedEngine } from '../../workers/embedded-engine/engine';
 import { startService, WORKFLOWS_PATH, type Service } from '../../workers/service';
 import { missingToolMessage, toolPath } from '../../workers/tools';
-import type { Resolver } from '../../activities/webhook-http';
+import type { Resolver } from '../../net/webhook-http';
 import { freshDatabase, type TestDatabase } from './database';
 import { SERVER_TOLERANCE_MS, startTimeSkippingServer, type TimeSkippingServer } from './time-skipping-server';
 import { replayHistory } from './workflow-env';

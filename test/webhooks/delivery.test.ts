@@ -1,6 +1,6 @@
 // The webhook delivery scenarios on the embedded engine, and the connection pools' policy.
 import assert from 'node:assert/strict';
-import { connectionPool } from '../../activities/webhook-http';
+import { connectionPool } from '../../net/webhook-http';
 import { describeWebhookDelivery } from './delivery.scenarios';
 
 describeWebhookDelivery('embedded');

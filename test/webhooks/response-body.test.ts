@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { storableText } from '../../activities/webhook-http';
+import { storableText } from '../../net/webhook-http';
 import { startApiWithMerchant, ik, type TestApi } from '../support/api';
 import type { MerchantKeys } from '../../db/merchants';
 import { eventually } from '../support/eventually';

@@ -1,8 +1,8 @@
 // HTML form posts (application/x-www-form-urlencoded) for the hosted pages, which work without
 // JavaScript. Small limit: a form of a few fields never needs more.
 import type { Context } from 'koa';
-import { ApiError } from '../../domain/errors';
-import { readLimited } from '../platform/body';
+import { ApiError } from '../domain/errors';
+import { readLimited } from './body';
 
 const FORM_LIMIT_BYTES = 16 * 1024;
 
