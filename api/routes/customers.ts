@@ -1,9 +1,8 @@
 // Customers: POST /v1/customers, GET /v1/customers, GET /v1/customers/{id}.
-import { idPattern } from '../../domain/ids';
 import { normaliseSriLankanMobile } from '../../domain/phone';
 import { customerView, customersQuery, upsertCustomer, type CustomerDetails, type CustomerRow } from '../../db/customers';
-import { findOwned } from '../platform/ownership';
-import { page, listSchema, type ListQuery } from '../platform/pagination';
+import { type ListQuery } from '../platform/pagination';
+import { getRoute, listRoute } from '../platform/resource-routes';
 import { defineRoute } from '../platform/route';
 import { customerCreateSchema, customerListQuerySchema, customerSchema } from '../schemas/customer';
 
@@ -36,31 +35,29 @@ export const customerRoutes = [
       return { status: created ? 201 : 200, body: customerView(customer) };
     },
   }),
-  defineRoute<unknown, ListQuery & { email?: string }>({
-    method: 'GET',
+  listRoute<CustomerRow, ListQuery & { email?: string }>({
     path: '/v1/customers',
     operationId: 'listCustomers',
     summary: 'List customers, newest first',
     tag: 'Customers',
     auth: { permission: 'billing:read' },
+    kind: 'customer',
     query: customerListQuerySchema,
-    responses: { 200: { description: 'A page of customers.', schema: listSchema(customerSchema) } },
-    async handler({ caller, query, db }) {
-      const rows = customersQuery(db, { accountId: caller.account.id, mode: caller.mode }, query.email);
-      return { status: 200, body: await page<CustomerRow, unknown>(rows, query, customerView) };
-    },
+    item: customerSchema,
+    answer: 'A page of customers.',
+    rows: ({ db, scope, query }) => customersQuery(db, scope, query.email),
+    view: customerView,
   }),
-  defineRoute<unknown, unknown, { id: string }>({
-    method: 'GET',
+  getRoute<CustomerRow>({
     path: '/v1/customers/{id}',
     operationId: 'getCustomer',
     summary: 'Get a customer',
     tag: 'Customers',
     auth: { permission: 'billing:read' },
-    params: { id: idPattern('customer') },
-    responses: { 200: { description: 'The customer.', schema: customerSchema } },
-    async handler({ caller, params, db }) {
-      return { status: 200, body: customerView(await findOwned<CustomerRow>(db, 'customers', params.id, caller, 'customer')) };
-    },
+    kind: 'customer',
+    table: 'customers',
+    item: customerSchema,
+    answer: 'The customer.',
+    view: customerView,
   }),
 ];

@@ -1,39 +1,38 @@
 // GET /v1/events and GET /v1/events/{id}: public events of the key's mode.
-import { idPattern } from '../../domain/ids';
 import { eventView, type EventRow } from '../../db/events';
-import { findOwned } from '../platform/ownership';
-import { listSchema, page, type ListQuery } from '../platform/pagination';
-import { defineRoute } from '../platform/route';
+import { type ListQuery } from '../platform/pagination';
+import { getRoute, listRoute } from '../platform/resource-routes';
 import { eventListQuerySchema, eventSchema } from '../schemas/event';
 
 export const eventRoutes = [
-  defineRoute<unknown, ListQuery & { type?: string; since?: string }>({
-    method: 'GET',
+  listRoute<EventRow, ListQuery & { type?: string; since?: string }>({
     path: '/v1/events',
     operationId: 'listEvents',
     summary: 'List events, newest first',
     tag: 'Events',
     auth: { permission: 'events:read' },
+    kind: 'event',
     query: eventListQuerySchema,
-    responses: { 200: { description: 'A page of events.', schema: listSchema(eventSchema) } },
-    async handler({ caller, query, db }) {
-      const rows = db<EventRow>('events').where({ account_id: caller.account.id, mode: caller.mode });
+    item: eventSchema,
+    answer: 'A page of events.',
+    rows({ db, scope, query }) {
+      const rows = db<EventRow>('events').where({ account_id: scope.accountId, mode: scope.mode });
       if (query.type !== undefined) void rows.where('type', query.type);
       if (query.since !== undefined) void rows.where('created_at', '>=', new Date(query.since));
-      return { status: 200, body: await page<EventRow, unknown>(rows, query, eventView) };
+      return rows;
     },
+    view: eventView,
   }),
-  defineRoute<unknown, unknown, { id: string }>({
-    method: 'GET',
+  getRoute<EventRow>({
     path: '/v1/events/{id}',
     operationId: 'getEvent',
     summary: 'Get an event',
     tag: 'Events',
     auth: { permission: 'events:read' },
-    params: { id: idPattern('event') },
-    responses: { 200: { description: 'The event, exactly as webhooks send it.', schema: eventSchema } },
-    async handler({ caller, params, db }) {
-      return { status: 200, body: eventView(await findOwned<EventRow>(db, 'events', params.id, caller, 'event')) };
-    },
+    kind: 'event',
+    table: 'events',
+    item: eventSchema,
+    answer: 'The event, exactly as webhooks send it.',
+    view: eventView,
   }),
 ];

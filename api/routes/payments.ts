@@ -1,37 +1,33 @@
 // Payments: GET /v1/payments (status filter, newest first) and GET /v1/payments/{id}.
-import { idPattern } from '../../domain/ids';
 import { paymentsQuery, paymentView, type PaymentRow, type PaymentStatus } from '../../db/payments';
-import { findOwned } from '../platform/ownership';
-import { listSchema, page, type ListQuery } from '../platform/pagination';
-import { defineRoute } from '../platform/route';
+import { type ListQuery } from '../platform/pagination';
+import { getRoute, listRoute } from '../platform/resource-routes';
 import { paymentListQuerySchema, paymentSchema } from '../schemas/payment';
 
 export const paymentRoutes = [
-  defineRoute<unknown, ListQuery & { status?: PaymentStatus }>({
-    method: 'GET',
+  listRoute<PaymentRow, ListQuery & { status?: PaymentStatus }>({
     path: '/v1/payments',
     operationId: 'listPayments',
     summary: 'List payments, newest first',
     tag: 'Payments',
     auth: { permission: 'payments:read' },
+    kind: 'payment',
     query: paymentListQuerySchema,
-    responses: { 200: { description: 'A page of payments.', schema: listSchema(paymentSchema) } },
-    async handler({ caller, query, db }) {
-      const rows = paymentsQuery(db, { accountId: caller.account.id, mode: caller.mode }, query.status);
-      return { status: 200, body: await page<PaymentRow, unknown>(rows, query, paymentView) };
-    },
+    item: paymentSchema,
+    answer: 'A page of payments.',
+    rows: ({ db, scope, query }) => paymentsQuery(db, scope, query.status),
+    view: paymentView,
   }),
-  defineRoute<unknown, unknown, { id: string }>({
-    method: 'GET',
+  getRoute<PaymentRow>({
     path: '/v1/payments/{id}',
     operationId: 'getPayment',
     summary: 'Get a payment',
     tag: 'Payments',
     auth: { permission: 'payments:read' },
-    params: { id: idPattern('payment') },
-    responses: { 200: { description: 'The payment.', schema: paymentSchema } },
-    async handler({ caller, params, db }) {
-      return { status: 200, body: paymentView(await findOwned<PaymentRow>(db, 'payments', params.id, caller, 'payment')) };
-    },
+    kind: 'payment',
+    table: 'payments',
+    item: paymentSchema,
+    answer: 'The payment.',
+    view: paymentView,
   }),
 ];
