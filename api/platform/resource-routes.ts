@@ -69,7 +69,8 @@ function nounOf(owned: OwnedObject): string {
   return owned.noun ?? owned.kind.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
 }
 
-const findIn = <Row extends { mode: string }>(db: Db, owned: OwnedObject, id: string, caller: Caller) =>
+/** The object `id` of `owned`'s table, the caller's own in the key's mode (else 404, or mode_mismatch). */
+export const findIn = <Row extends { mode: string }>(db: Db, owned: OwnedObject, id: string, caller: Caller) =>
   findOwned<Row>(db, owned.table, id, caller, nounOf(owned));
 
 /** GET a page of a resource, newest first. */

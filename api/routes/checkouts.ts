@@ -2,13 +2,12 @@
 import { DEFAULT_PLAN } from '../../config/plans';
 import { amountInRange, orderFromLineItems, returnUrlProblem, summariseLineItems, type LineItemInput } from '../../domain/checkout-rules';
 import { ApiError, type FieldError } from '../../domain/errors';
-import { idPattern } from '../../domain/ids';
 import { newId } from '../../crypto/ids';
 import type { Locale } from '../../domain/locale';
 import { normaliseSriLankanPhone } from '../../domain/phone';
 import { checkoutUrl, checkoutView, loadCheckoutView, newCheckoutRows, openCheckout, type CheckoutRow } from '../../db/checkouts';
 import { checkoutLifetimeStart } from '../../orchestration/starts';
-import { findOwned } from '../platform/ownership';
+import { getRoute } from '../platform/resource-routes';
 import { defineRoute } from '../platform/route';
 import { checkoutCreateSchema, checkoutSchema } from '../schemas/checkout';
 
@@ -124,18 +123,16 @@ export const checkoutRoutes = [
       return { status: 201, body: answer, json };
     },
   }),
-  defineRoute<unknown, unknown, { id: string }>({
-    method: 'GET',
+  getRoute<CheckoutRow>({
     path: '/v1/checkouts/{id}',
     operationId: 'getCheckout',
     summary: 'Get a checkout',
     tag: 'Checkouts',
     auth: { permission: 'payments:read' },
-    params: { id: idPattern('checkout') },
-    responses: { 200: { description: 'The checkout, with its payment.', schema: checkoutSchema } },
-    async handler({ caller, params, db }) {
-      const row = await findOwned<CheckoutRow>(db, 'checkouts', params.id, caller, 'checkout');
-      return { status: 200, body: await loadCheckoutView(db, row) };
-    },
+    kind: 'checkout',
+    table: 'checkouts',
+    item: checkoutSchema,
+    answer: 'The checkout, with its payment.',
+    view: (row, db) => loadCheckoutView(db, row),
   }),
 ];

@@ -18,7 +18,7 @@ import { createPingDelivery, deliveriesWithAttempts, type WebhookDeliveryRow } f
 import type { OrchestrationPort } from '../../orchestration';
 import { webhookResendStart } from '../../orchestration/starts';
 import { findOwned } from '../platform/ownership';
-import { listSchema, page, type ListQuery } from '../platform/pagination';
+import { findIn, getRoute, listRoute } from '../platform/resource-routes';
 import { defineRoute, type Caller } from '../platform/route';
 import {
   deliveryListQuerySchema,
@@ -45,7 +45,9 @@ async function checkUrl(url: string, caller: Caller, config: Config): Promise<vo
   if (problem) throw new ApiError('VALIDATION_FAILED', 'The endpoint URL cannot receive webhooks.', { fields: [{ path: 'url', message: problem }] });
 }
 
-const endpoint = (db: Knex | Knex.Transaction, id: string, caller: Caller) => findOwned<WebhookEndpointRow>(db, 'webhook_endpoints', id, caller, 'webhook endpoint');
+/** The endpoint named in the path: the caller's own, in the key's mode. */
+const endpointTable = { kind: 'webhookEndpoint', table: 'webhook_endpoints' } as const;
+const endpoint = (db: Knex | Knex.Transaction, id: string, caller: Caller) => findIn<WebhookEndpointRow>(db, endpointTable, id, caller);
 
 /** One attempt of a delivery in its own workflow run (a ping, or a re-send by hand). */
 function sendOnce(workflows: OrchestrationPort, delivery: WebhookDeliveryRow) {
@@ -78,32 +80,29 @@ export const webhookEndpointRoutes = [
       return { status: 201, body: { ...webhookEndpointView(created.endpoint), secret: created.secret } };
     },
   }),
-  defineRoute<unknown, ListQuery>({
-    method: 'GET',
+  listRoute<WebhookEndpointRow>({
     path: '/v1/webhook_endpoints',
     operationId: 'listWebhookEndpoints',
     summary: 'List webhook endpoints, newest first',
     tag: 'Webhooks',
     auth: {},
+    kind: 'webhookEndpoint',
     query: webhookEndpointListQuerySchema,
-    responses: { 200: { description: 'A page of endpoints.', schema: listSchema(webhookEndpointSchema) } },
-    async handler({ caller, query, db }) {
-      const rows = webhookEndpointsQuery(db, { accountId: caller.account.id, mode: caller.mode });
-      return { status: 200, body: await page<WebhookEndpointRow, unknown>(rows, query, webhookEndpointView) };
-    },
+    item: webhookEndpointSchema,
+    answer: 'A page of endpoints.',
+    rows: ({ db, scope }) => webhookEndpointsQuery(db, scope),
+    view: webhookEndpointView,
   }),
-  defineRoute<unknown, unknown, { id: string }>({
-    method: 'GET',
+  getRoute<WebhookEndpointRow>({
     path: '/v1/webhook_endpoints/{id}',
     operationId: 'getWebhookEndpoint',
     summary: 'Get a webhook endpoint',
     tag: 'Webhooks',
     auth: {},
-    params: endpointParams,
-    responses: { 200: { description: 'The endpoint.', schema: webhookEndpointSchema } },
-    async handler({ caller, params, db }) {
-      return { status: 200, body: webhookEndpointView(await endpoint(db, params.id, caller)) };
-    },
+    ...endpointTable,
+    item: webhookEndpointSchema,
+    answer: 'The endpoint.',
+    view: webhookEndpointView,
   }),
   defineRoute<{ url?: string; eventTypes?: string[] | null; enabled?: boolean }, unknown, { id: string }>({
     method: 'POST',
@@ -160,21 +159,19 @@ export const webhookEndpointRoutes = [
       return { status: 202, body: (await deliveriesWithAttempts(db, [delivery]))[0] };
     },
   }),
-  defineRoute<unknown, ListQuery, { id: string }>({
-    method: 'GET',
+  listRoute<WebhookDeliveryRow>({
     path: '/v1/webhook_endpoints/{id}/deliveries',
     operationId: 'listWebhookDeliveries',
     summary: 'List the endpoint\'s deliveries with every attempt, newest first',
     tag: 'Webhooks',
     auth: {},
-    params: endpointParams,
+    within: endpointTable,
+    kind: 'webhookDelivery',
     query: deliveryListQuerySchema,
-    responses: { 200: { description: 'A page of deliveries.', schema: listSchema(webhookDeliverySchema) } },
-    async handler({ caller, params, query, db }) {
-      await endpoint(db, params.id, caller);
-      const listed = await page<WebhookDeliveryRow, WebhookDeliveryRow>(db('webhook_deliveries').where({ endpoint_id: params.id }), query, (r) => r);
-      return { status: 200, body: { ...listed, data: await deliveriesWithAttempts(db, listed.data) } };
-    },
+    item: webhookDeliverySchema,
+    answer: 'A page of deliveries.',
+    rows: ({ db, params }) => db('webhook_deliveries').where({ endpoint_id: params.id }),
+    pageView: deliveriesWithAttempts,
   }),
   defineRoute<unknown, unknown, { id: string }>({
     method: 'POST',
