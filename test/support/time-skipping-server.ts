@@ -66,6 +66,9 @@ const WORKFLOW_WAITS_AFTER = new Set([
   EventType.EVENT_TYPE_MARKER_RECORDED,
   EventType.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES,
   EventType.EVENT_TYPE_WORKFLOW_PROPERTIES_MODIFIED,
+  // The server writes an update's acceptance and completion after the task that made them.
+  EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED,
+  EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED,
 ]);
 
 const CLOSED = new Set([
