@@ -28,7 +28,7 @@ export async function runCheckoutBench(given?: BenchDatabase): Promise<void> {
   const database = given ?? (await benchDatabase());
   try {
     const { keys } = await createMerchant(database.knex, { name: 'Bench', now: new Date() });
-    const env = { DATABASE_URL: database.url };
+    const env = database.env;
     const checkoutBody = JSON.stringify({ amountCents: 350000, description: 'Bench tea', reference: 'bench' });
     let emails = 0;
     const customerBody = () => JSON.stringify({ email: `checkout-bench-${process.pid}-${++emails}@example.com` });

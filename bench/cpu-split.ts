@@ -40,7 +40,7 @@ function postgresSeconds(): number {
 async function main(): Promise<void> {
   const database = await benchDatabase();
   const { keys } = await createMerchant(database.knex, { name: 'Bench', now: new Date() });
-  const env = { DATABASE_URL: database.url };
+  const env = database.env;
   const kasi = await startServer('servers/kasi.ts', env);
   const bare = await startServer('servers/bare.ts', env);
   let emails = 0;

@@ -12,6 +12,10 @@ import { findOrStartEmbeddedPostgres } from '../db/embedded-postgres';
 export interface BenchDatabase {
   url: string;
   knex: Knex;
+  /** One key for every bench server on this database (a server with another refuses to start). */
+  secretKey: Buffer;
+  /** What each bench server's environment needs to use this database. */
+  env: Record<string, string>;
   close(): Promise<void>;
 }
 
@@ -24,9 +28,12 @@ export async function benchDatabase(): Promise<BenchDatabase> {
   const url = withDatabase(server.adminUrl, name);
   const knex = connect(url, 4);
   await migrate(knex);
+  const secretKey = randomBytes(32);
   return {
     url,
     knex,
+    secretKey,
+    env: { DATABASE_URL: url, KASI_SECRET_KEY: secretKey.toString('base64') },
     async close() {
       await knex.destroy();
       const admin = connect(server.adminUrl, 1);

@@ -12,7 +12,7 @@ const CONNECTIONS = 10;
 
 export async function runPlatformBench(database: BenchDatabase): Promise<void> {
   const { keys } = await createMerchant(database.knex, { name: 'Bench', now: new Date() });
-  const env = { DATABASE_URL: database.url };
+  const env = database.env;
   const headers = { authorization: `Bearer ${keys.sk_test}`, 'content-type': 'application/json' };
   let emails = 0;
   const body = () => JSON.stringify({ email: `bench-${process.pid}-${++emails}@example.com` });

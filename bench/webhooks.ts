@@ -4,7 +4,6 @@
 // deliveries per second: 2,000 events committed in one transaction, timed from the commit to the
 // last arrival, after a first such backlog to warm up. Targets: p50 under 50 ms, at least 500 deliveries/s.
 // Alone: node --import tsx bench/webhooks.ts
-import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createMerchant } from '../db/merchants';
@@ -23,7 +22,7 @@ function percentile(sorted: number[], p: number): number {
 
 export async function runWebhookBench(given?: BenchDatabase): Promise<void> {
   const database = given ?? (await benchDatabase());
-  const secretKey = randomBytes(32);
+  const { secretKey } = database;
   const arrivals = new Map<string, number>();
   let waiting: { count: number; resolve: () => void } | undefined;
   const receiver = createServer((req, res) => {
@@ -37,7 +36,7 @@ export async function runWebhookBench(given?: BenchDatabase): Promise<void> {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const until = (count: number) => new Promise<void>((resolve) => (arrivals.size >= count ? resolve() : (waiting = { count, resolve })));
-  const kasi = await startServer('servers/kasi.ts', { DATABASE_URL: database.url, KASI_SECRET_KEY: secretKey.toString('base64') });
+  const kasi = await startServer('servers/kasi.ts', database.env);
   try {
     const { account } = await createMerchant(database.knex, { name: 'Webhook bench', now: new Date() });
     await createWebhookEndpoint(database.knex, {
