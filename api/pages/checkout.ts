@@ -321,8 +321,12 @@ ${cancel}`, state.reason);
       let timer: NodeJS.Timeout | undefined;
       // Past the wait the page says the payment is still being confirmed; the workflow carries on.
       const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, OUTCOME_WAIT_MS)));
+      const outcome = attemptOutcome(view.checkout, attempt);
+      // A failure within the wait is this request's (the error page, logged); one after it has no
+      // page left to answer and must not become an unhandled rejection that ends the process.
+      outcome.catch(() => undefined);
       try {
-        await Promise.race([attemptOutcome(view.checkout, attempt), waited]);
+        await Promise.race([outcome, waited]);
       } finally {
         clearTimeout(timer);
       }
