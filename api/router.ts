@@ -94,6 +94,7 @@ export function apiRouter(routes: readonly RouteSpec[], deps: RouterDeps): Middl
     routes.map((route) => ({
       path: route.path,
       value: {
+        route,
         methods: route.method === 'GET' ? ['GET', 'HEAD'] : [route.method],
         run: chain([
           rateLimit(deps.limiter, `${route.method} ${route.path}`),
@@ -111,6 +112,7 @@ export function apiRouter(routes: readonly RouteSpec[], deps: RouterDeps): Middl
     const found = match(ctx.path, (route) => route.methods.includes(ctx.method));
     if (!found) return next();
     ctx.state.params = found.params;
+    ctx.state.route = found.value.route;
     return found.value.run(ctx, next);
   };
 }

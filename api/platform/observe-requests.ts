@@ -14,12 +14,14 @@ export const UNMATCHED_ROUTE = 'unmatched';
 
 export function observeRequests(options: { log: Logger; apiPaths: readonly string[]; probePaths: readonly string[] }) {
   const { log } = options;
-  const apiRoute = templateOf(options.apiPaths, (path) => new RouteMetrics(path));
+  // Made up front for every API route, so the hot path only looks its template up.
+  const apiRoutes = new Map(options.apiPaths.map((path) => [path, new RouteMetrics(path)]));
   // Other routers' templates (pages, probes) are found as they answer; there are a few dozen.
   const otherRoutes = new Map<string, RouteMetrics>();
   const probes = new Set(options.probePaths);
   const routeOf = (ctx: ApiContext): RouteMetrics => {
-    if (ctx.path.startsWith('/v1/')) return apiRoute(ctx.path) ?? routeMetrics(otherRoutes, UNMATCHED_ROUTE);
+    // The API's router leaves the route that answered (none for a path or method it does not know).
+    if (ctx.path.startsWith('/v1/')) return apiRoutes.get(ctx.state.route?.path ?? '') ?? routeMetrics(otherRoutes, UNMATCHED_ROUTE);
     // @koa/router leaves the template of the route that answered here.
     const matched = (ctx as { _matchedRoute?: string | RegExp })._matchedRoute;
     return routeMetrics(otherRoutes, typeof matched === 'string' ? matched : UNMATCHED_ROUTE);
@@ -57,45 +59,4 @@ function routeMetrics(routes: Map<string, RouteMetrics>, route: string): RouteMe
     routes.set(route, metrics);
   }
   return metrics;
-}
-
-interface TemplateNode<T> {
-  fixed: Map<string, TemplateNode<T>>;
-  param?: TemplateNode<T>;
-  value?: T;
-}
-
-/**
- * The value of the template (`/v1/checkouts/{id}`) a path matches, a fixed segment before a
- * parameter, as the API's router matches. A tree of segments rather than the router's list of
- * patterns: the router's match is not ours to reuse, and a second pass over its patterns would cost
- * a microsecond on every request.
- */
-export function templateOf<T>(templates: readonly string[], valueOf: (template: string) => T): (path: string) => T | undefined {
-  const node = (): TemplateNode<T> => ({ fixed: new Map() });
-  const root = node();
-  for (const template of templates) {
-    let at = root;
-    for (const segment of template.split('/').slice(1)) {
-      if (/^\{\w+\}$/.test(segment)) {
-        at = at.param ??= node();
-      } else {
-        let next = at.fixed.get(segment);
-        if (next === undefined) at.fixed.set(segment, (next = node()));
-        at = next;
-      }
-    }
-    at.value ??= valueOf(template);
-  }
-  const find = (at: TemplateNode<T>, path: string, from: number): T | undefined => {
-    if (from > path.length) return at.value;
-    const end = path.indexOf('/', from);
-    const segment = end === -1 ? path.slice(from) : path.slice(from, end);
-    const rest = end === -1 ? path.length + 1 : end + 1;
-    const fixed = at.fixed.get(segment);
-    const found = fixed === undefined ? undefined : find(fixed, path, rest);
-    if (found !== undefined) return found;
-    return segment !== '' && at.param !== undefined ? find(at.param, path, rest) : undefined;
-  };
-  return (path) => (path.startsWith('/') ? find(root, path, 1) : undefined);
 }
