@@ -3,17 +3,14 @@
 // test needs to drive time there: a clock that follows the server's time, a skip that runs what
 // falls due on the way and waits until it has settled, and each workflow's history.
 import { asyncLocalStorage, type Context } from '@temporalio/activity';
-import { IllegalStateError } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime, Worker, type LogEntry } from '@temporalio/worker';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Clock } from '../../domain/clock';
-import { ACCOUNT_ID_ATTRIBUTE, MODE_ATTRIBUTE } from '../../orchestration/ids';
 import type { OrchestrationPort } from '../../orchestration/port';
-import { bundleWorkflows } from '../../workers/embedded-engine/workflow-bundle';
 import { WORKFLOWS_PATH } from '../../workers/service';
+import { replayHistory, startTestServer } from './workflow-env';
 
-const { EventType, IndexedValueType } = temporal.api.enums.v1;
+const { EventType } = temporal.api.enums.v1;
 
 /** How late the server may run what falls due at an instant (see ServerClock); assertions allow it. */
 export const SERVER_TOLERANCE_MS = 2000;
@@ -96,24 +93,6 @@ function standing(history: temporal.api.history.v1.IHistory): 'busy' | 'waiting'
   return 'busy';
 }
 
-/**
- * Core logs every worker's state changes at INFO by default; tests show only what is wrong. The
- * test server does not advertise a capability of real servers (heartbeat details on failure), which
- * Core warns about at every worker start: not wrong here. An earlier test file in this mocha worker
- * process may have installed the runtime already: kept as it is.
- */
-function quietCore(): void {
-  // Core's own lines come through the same logger (forwarded), so the one filter sees them.
-  const log = (entry: LogEntry) => {
-    if (!entry.message.includes('activity_failure_include_heartbeat')) console.warn(`Core ${entry.level}: ${entry.message}`);
-  };
-  try {
-    Runtime.install({ logger: new DefaultLogger('WARN', log), telemetryOptions: { logging: { forward: {}, filter: { core: 'WARN', other: 'ERROR' } } } });
-  } catch (err) {
-    if (!(err instanceof IllegalStateError)) throw err;
-  }
-}
-
 export interface TimeSkippingServer {
   /** host:port, what TEMPORAL_ADDRESS takes. */
   address: string;
@@ -132,13 +111,8 @@ export interface TimeSkippingServer {
 }
 
 export async function startTimeSkippingServer(executable: string): Promise<TimeSkippingServer> {
-  quietCore();
-  const env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: executable } } });
+  const env = await startTestServer(executable);
   try {
-    await env.connection.operatorService.addSearchAttributes({
-      namespace: 'default',
-      searchAttributes: Object.fromEntries([ACCOUNT_ID_ATTRIBUTE, MODE_ATTRIBUTE].map((key) => [key.name, IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD])),
-    });
     const clock = new ServerClock();
     await clock.follow(env);
     // Every id the service started; a closed one leaves the set (a start again adds it back).
@@ -186,12 +160,7 @@ export async function startTimeSkippingServer(executable: string): Promise<TimeS
         await settle(drain);
       },
       history,
-      async replay(workflowId) {
-        // Not workflow-env's replayHistory: it installs Core's runtime on first use, which throws
-        // while this file's Worker holds the runtime quietCore installed.
-        const bundle = await bundleWorkflows(WORKFLOWS_PATH);
-        await Worker.runReplayHistory({ workflowBundle: { code: bundle.code } }, await history(workflowId));
-      },
+      replay: async (workflowId) => replayHistory(await history(workflowId), WORKFLOWS_PATH, workflowId),
       stop: () => env.teardown(),
     };
   } catch (err) {

@@ -114,13 +114,10 @@ async function createEmbeddedEnv(options: WorkflowEnvOptions): Promise<WorkflowE
 }
 
 /**
- * The envs of one test file share one server (started by the first, stopped with the last), each
- * with its own worker on its own task queue. They share its clock too.
+ * Temporal's time-skipping test server, with Kasi's search attributes registered and Core's
+ * runtime quiet: for the facade's envs and for the whole service on the server alike.
  */
-let shared: { server: Promise<TestWorkflowEnvironment>; users: number } | undefined;
-let taskQueues = 0;
-
-async function startServer(path: string): Promise<TestWorkflowEnvironment> {
+export async function startTestServer(path: string): Promise<TestWorkflowEnvironment> {
   quietRuntime();
   const server = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path } } });
   try {
@@ -137,10 +134,17 @@ async function startServer(path: string): Promise<TestWorkflowEnvironment> {
   }
 }
 
+/**
+ * The envs of one test file share one server (started by the first, stopped with the last), each
+ * with its own worker on its own task queue. They share its clock too.
+ */
+let shared: { server: Promise<TestWorkflowEnvironment>; users: number } | undefined;
+let taskQueues = 0;
+
 function useServer(): { server: Promise<TestWorkflowEnvironment>; release(): Promise<void> } {
   const path = testServerPath();
   if (path === undefined) throw new Error(missingToolMessage('temporal-test-server'));
-  const mine = (shared ??= { server: startServer(path), users: 0 });
+  const mine = (shared ??= { server: startTestServer(path), users: 0 });
   mine.users++;
   return {
     server: mine.server,
