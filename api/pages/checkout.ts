@@ -281,36 +281,32 @@ ${cancel}`, state.reason);
     ctx.redirect(session.redirectUrl);
   };
 
-  /** Tells the checkout's workflow about an attempt, starting it with the signal if it is missing. */
-  const signalAttempt = async (checkout: CheckoutRow, attempt: number) => {
+  /**
+   * Sends a message to the checkout's workflow, starting the workflow first if it is missing (lost
+   * between commit and start, or not yet resumed). A closed workflow has nothing to add.
+   */
+  const toLifetime = async (checkout: CheckoutRow, message: (workflowId: string) => Promise<unknown>): Promise<void> => {
     const start = checkoutLifetimeStart(checkout);
+    const send = () =>
+      message(start.workflowId).catch((err: unknown) => {
+        if (!(err instanceof WorkflowClosedError)) throw err;
+      });
     try {
-      await deps.orchestration.signal(start.workflowId, paymentAttemptedSignal.name, [attempt]);
+      await send();
     } catch (err) {
-      // Lost between commit and start (or not yet resumed): start it with the signal.
-      if (err instanceof WorkflowNotFoundError && checkout.status === 'open') await deps.orchestration.signalWithStart(start, paymentAttemptedSignal.name, [attempt]);
-      else if (!(err instanceof WorkflowClosedError)) throw err;
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+      await deps.orchestration.start(start);
+      await send();
     }
   };
 
-  /**
-   * Asks the checkout's workflow for the attempt's outcome (an update it answers once it has applied
-   * the attempt), starting the workflow if it is missing. A closed one has nothing to add.
-   */
-  const attemptOutcome = async (checkout: CheckoutRow, attempt: number): Promise<void> => {
-    const start = checkoutLifetimeStart(checkout);
-    try {
-      await deps.orchestration.update(start.workflowId, attemptOutcomeUpdate, [attempt]);
-    } catch (err) {
-      if (err instanceof WorkflowClosedError) return;
-      if (!(err instanceof WorkflowNotFoundError)) throw err;
-      // Lost between commit and start (or not yet resumed).
-      await deps.orchestration.start(start);
-      await deps.orchestration.update(start.workflowId, attemptOutcomeUpdate, [attempt]).catch((again: unknown) => {
-        if (!(again instanceof WorkflowClosedError)) throw again;
-      });
-    }
-  };
+  /** Tells the checkout's workflow about an attempt: it asks the processor from then on. */
+  const signalAttempt = (checkout: CheckoutRow, attempt: number) =>
+    toLifetime(checkout, (workflowId) => deps.orchestration.signal(workflowId, paymentAttemptedSignal.name, [attempt]));
+
+  /** Asks the checkout's workflow for the attempt's outcome: an update it answers once it has applied the attempt. */
+  const attemptOutcome = (checkout: CheckoutRow, attempt: number) =>
+    toLifetime(checkout, (workflowId) => deps.orchestration.update(workflowId, attemptOutcomeUpdate, [attempt]));
 
   /** Back from the processor: the lifetime workflow applies the outcome; we wait (a while) to show it. */
   const returned = async (ctx: Context, locale: Locale) => {
