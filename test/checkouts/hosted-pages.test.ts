@@ -137,4 +137,21 @@ describe('hosted checkout pages', () => {
     assert.equal((await api.knex('events').where({ type: 'payment.succeeded' }).whereRaw(`data->>'id' = ?`, [payment.id])).length, 0);
     assert.equal((await api.knex('events').where({ type: 'payment.failed' }).whereRaw(`data->>'id' = ?`, [payment.id])).length, 1);
   });
+
+  it('Pay on a server whose engine lost the checkout\'s workflow starts it, and tells it about the attempt', async () => {
+    const c = await open();
+    // Another service on the same database: its embedded engine never started this workflow.
+    const other = await api.sibling();
+    try {
+      const pay = await postPay(`${other.url}${new URL(c.url).pathname}`, DETAILS);
+      assert.equal(pay.status, 303, pay.text);
+      await other.workflows.settle();
+      const history = await other.workflows.history(`checkout/${c.id}`);
+      const signals = history.events!.filter((e) => e.workflowExecutionSignaledEventAttributes);
+      assert.equal(signals.length, 1, 'the attempt reached the started workflow');
+      assert.equal(signals[0]!.workflowExecutionSignaledEventAttributes!.signalName, 'paymentAttempted');
+    } finally {
+      await other.close();
+    }
+  });
 });
