@@ -139,10 +139,11 @@ describe('hosted checkout pages', () => {
   });
 
   it('Pay on a server whose engine lost the checkout\'s workflow starts it, and tells it about the attempt', async () => {
-    const c = await open();
-    // Another service on the same database: its embedded engine never started this workflow.
+    // Another service on the same database, booted before the checkout exists: its embedded
+    // engine neither started nor resumed this checkout's workflow.
     const other = await api.sibling();
     try {
+      const c = await open();
       const pay = await postPay(`${other.url}${new URL(c.url).pathname}`, DETAILS);
       assert.equal(pay.status, 303, pay.text);
       await other.workflows.settle();
