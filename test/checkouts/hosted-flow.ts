@@ -48,6 +48,9 @@ export async function payAtProcessor(
 ): Promise<string> {
   const pay = await postPay(checkoutUrl, details);
   assert.equal(pay.status, 303, pay.text);
+  // Pay told the checkout's workflow, which asks the processor at once: let it hear "pending"
+  // before the card is entered, as it does while a person types (under load it could come after).
+  await api.workflows.settle();
   const session = absolute(api, pay.location as string);
   const sessionUrl = new URL(session);
   const cardStep = await postForm(`${sessionUrl.origin}${sessionUrl.pathname}/card${sessionUrl.search}`, { number: card.number, expiry: card.expiry, cvv: card.cvv });
