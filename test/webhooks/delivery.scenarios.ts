@@ -200,7 +200,9 @@ export function describeWebhookDelivery(engine: EngineKind): void {
       await all.waitFor(2);
       await filtered.waitFor(1);
       await settle();
-      assert.deepEqual(all.received.map((r) => JSON.parse(r.body).type), ['payment.succeeded', 'payment.failed']);
+      // One delivery workflow per (event, endpoint), running side by side: which events arrive is
+      // the rule, not in which order (on Temporal's server they may cross).
+      assert.deepEqual(all.received.map((r) => JSON.parse(r.body).type).sort(), ['payment.failed', 'payment.succeeded']);
       assert.deepEqual(filtered.received.map((r) => JSON.parse(r.body).type), ['payment.failed']);
       assert.equal(disabled.received.length, 0);
     });
