@@ -8,7 +8,7 @@ import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
 
 /** Our top-level folders. */
-const FOLDERS = ['api', 'activities', 'bench', 'cli', 'config', 'crypto', 'db', 'domain', 'net', 'orchestration', 'processor', 'scripts', 'sdk', 'test', 'web', 'workers', 'workflows'];
+const FOLDERS = ['api', 'activities', 'bench', 'cli', 'config', 'crypto', 'db', 'domain', 'net', 'orchestration', 'processor', 'scripts', 'sdk', 'services', 'test', 'views', 'web', 'workers', 'workflows'];
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 /** A relative specifier that climbs out to one of these top-level folders. */
 const into = (names) => `^(\\.\\./)+(${names.map(escape).join('|')})(/|$)`;
@@ -76,11 +76,23 @@ export default tseslint.config(
     { regex: into(['domain/webhook-signature']), message: 'domain/webhook-signature uses node:crypto: not in workflow code.' },
   ]),
 
-  // db/: rows in, rows out. Domain rules and crypto/ (ids, key hashes); config's types, and the
-  // plan catalogue (config/plans: the default plan of a new merchant).
+  // db/: rows in, rows out. Domain rules and crypto/ (ids, key hashes); config's types.
   layer(['db/**/*.ts'], [
-    { regex: into(except('db', 'domain', 'crypto', 'config')), message: 'db/ imports domain/ (and crypto/) only.' },
-    { regex: '^(\\.\\./)+config(/(?!plans$)|$)', allowTypeImports: true, message: 'db/ imports config types only (and config/plans).' },
+    { regex: into(except('db', 'domain', 'crypto', 'config')), message: 'db/ imports domain/ (and crypto/) only: rows in, rows out (public objects are views/).' },
+    { regex: into(['config']), allowTypeImports: true, message: 'db/ imports config types only.' },
+  ]),
+
+  // views/: the public JSON objects from rows: domain/ rules, and the row types of db/.
+  layer(['views/**/*.ts'], [
+    { regex: into(except('views', 'domain', 'db')), message: 'views/ render rows with domain/ rules only.' },
+    { regex: into(['db']), allowTypeImports: true, message: 'views/ import row types from db/ only (they query nothing).' },
+  ]),
+
+  // services/: one verb each, called by routes, pages, the CLI and activities; never the reverse.
+  // The processor and the workers reach them as dependencies (types only).
+  layer(['services/**/*.ts'], [
+    { regex: into(['api', 'web', 'cli', 'workers', 'activities', 'bench', 'scripts', 'sdk', 'test']), message: 'services/ are called by api/, cli/ and activities/; they do not import them.' },
+    { regex: into(['processor']), allowTypeImports: true, message: 'services/ get the processors as a dependency: the processor port\'s types only.' },
   ]),
 
   // activities/: side effects for workflows: domain, db, processor, config, crypto, net, and the

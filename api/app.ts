@@ -78,7 +78,7 @@ export function createApp(deps: AppDeps): App {
   const koa = new Koa<ApiState>({ proxy: config.trustProxy, maxIpsCount: config.trustedProxyHops });
   koa.silent = true;
   const pages = pagesRouter(routes, config);
-  const api = apiRouter(routes, { db: deps.db, clock, config, log, limiter, activeKeys: deps.activeKeys ?? uncachedActiveKeys(deps.db), orchestration: deps.orchestration });
+  const api = apiRouter(routes, { db: deps.db, clock, config, log, limiter, activeKeys: deps.activeKeys ?? uncachedActiveKeys(deps.db), workflows: deps.orchestration });
   const policy = corsPolicyFor(routes);
   koa.use(traceId());
   koa.use(observeRequests({ log, apiPaths: routes.map((r) => r.path), probePaths: PROBE_PATHS }));
@@ -92,7 +92,7 @@ export function createApp(deps: AppDeps): App {
     metricsRouter({ token: config.metricsToken }).routes(),
     pages.routes(),
     assetsRouter().routes(),
-    checkoutPagesRouter({ db: deps.db, clock, config, orchestration: deps.orchestration, processors, limiter }).routes(),
+    checkoutPagesRouter({ db: deps.db, clock, config, log, workflows: deps.orchestration, processors, limiter }).routes(),
     // The sandbox processor's own pages (a live processor's pages live on its own site).
     sandboxRouter({ db: deps.db, clock }).routes(),
   ] as Middleware[]);

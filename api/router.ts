@@ -1,13 +1,9 @@
 // Mounts every declared route on one platform chain, in this order: rate limit, authentication
 // and authorisation, path ids, JSON body, Idempotency-Key, validation, then the handler. Each
 // chain is composed once at start; a request finds its route by a lookup for fixed paths.
-import type { Knex } from 'knex';
 import type { Next } from 'koa';
-import type { Logger } from 'pino';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { Config } from '../config';
-import type { OrchestrationPort } from '../orchestration';
-import type { Clock } from '../domain/clock';
+import type { ServiceDeps } from '../services/context';
 import type { ActiveKeys } from '../db/active-key-cache';
 import { ApiError } from '../domain/errors';
 import { authenticate } from './platform/authenticate';
@@ -19,14 +15,9 @@ import { rateLimit } from './platform/rate-limit';
 import type { RouteSpec } from './platform/route';
 import { validateInput } from './platform/validation';
 
-export interface RouterDeps {
-  db: Knex;
-  clock: Clock;
-  config: Config;
-  log: Logger;
+export interface RouterDeps extends ServiceDeps {
   limiter: RateLimiterAbstract;
   activeKeys: ActiveKeys;
-  orchestration: OrchestrationPort;
 }
 
 /**

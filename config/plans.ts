@@ -2,22 +2,15 @@
 // code: KASI_PLANS_FILE may point at a JSON file of the same shape to replace these defaults
 // (see docs/account.md).
 import { readFileSync } from 'node:fs';
+import { DEFAULT_PLAN, type Plan } from '../domain/plans';
 
-export interface Plan {
-  /** Card payments allowed per calendar month (Sri Lankan time), per mode. */
-  monthlyLimitCents: number;
-  /** Fee on a successful payment: a share in basis points (1/100 of a percent) plus a fixed part. */
-  feeBasisPoints: number;
-  feeFixedCents: number;
-}
+export type { Plan };
 
 export const DEFAULT_PLANS: Record<string, Plan> = {
   starter: { monthlyLimitCents: 100_000_000, feeBasisPoints: 330, feeFixedCents: 0 },
   growth: { monthlyLimitCents: 1_000_000_000, feeBasisPoints: 300, feeFixedCents: 0 },
   scale: { monthlyLimitCents: 10_000_000_000, feeBasisPoints: 275, feeFixedCents: 0 },
 };
-
-export const DEFAULT_PLAN = 'starter';
 
 export function loadPlans(file: string | undefined): Record<string, Plan> {
   if (!file) return DEFAULT_PLANS;

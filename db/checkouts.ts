@@ -1,11 +1,11 @@
-// Checkouts: the row, the public Checkout object (with its payment), and the page-side changes.
+// Checkouts: the row, the one-statement write of a new checkout, and the queries of its lifetime.
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Mode } from '../domain/api-keys';
 import type { Locale } from '../domain/locale';
 import { MONTHLY_USAGE_SQL, monthlyUsageParams } from './monthly-usage';
 import { claimKeySql, claimParams, KeyTaken, type KeyRecord } from './idempotency-keys';
-import { findPayment, newPaymentRow, paymentView, type NewPayment, type PaymentRow } from './payments';
+import { newPaymentRow, type NewPayment, type PaymentRow } from './payments';
 import { sql } from './sql';
 
 export type CheckoutStatus = 'open' | 'completed' | 'expired';
@@ -34,7 +34,7 @@ export type NewCheckout = Pick<CheckoutRow, 'id' | 'locale' | 'url' | 'success_u
 // key, then this), and nothing half-written if it fails. The key is recorded only if the month
 // has room, and the payment only if the key was ours.
 const OPEN_CHECKOUT_SQL = `with usage as (${MONTHLY_USAGE_SQL}),
-  room as (select 1 from usage where $15::bigint is null or usage.used + $6::bigint <= $15::bigint),
+  room as (select 1 from usage where usage.used <= $15::bigint),
   key_claim as (${claimKeySql(22, 'from room')}),
   payment as (
     insert into payments (id, account_id, mode, status, amount_cents, description, reference, customer_name, customer_email,
@@ -79,10 +79,11 @@ export function newCheckoutRows(payment: NewPayment, checkout: NewCheckout): New
 
 /**
  * Writes a new checkout with its payment and records the request's Idempotency-Key with its answer,
- * unless the payment would take the month past `limitCents` (null: no limit): then nothing is
- * written and the month's use comes back. Throws KeyTaken if another request holds the key.
+ * unless the month has already used more than `mostUsedCents` (domain/plans.ts: the payment would
+ * take it past the limit): then nothing is written and the month's use comes back. Throws KeyTaken
+ * if another request holds the key.
  */
-export async function openCheckout(db: Knex | Knex.Transaction, rows: NewCheckoutRows, limitCents: number | null, record: KeyRecord): Promise<{ limitReached: false } | { limitReached: true; usedCents: number }> {
+export async function openCheckout(db: Knex | Knex.Transaction, rows: NewCheckoutRows, mostUsedCents: number, record: KeyRecord): Promise<{ limitReached: false } | { limitReached: true; usedCents: number }> {
   const { checkout, payment } = rows;
   const [row] = await sql<{ month_used_cents: number; room: boolean; recorded: boolean }>(db, OPEN_CHECKOUT_SQL, [
     ...monthlyUsageParams(payment.account_id, payment.mode, payment.created_at),
@@ -96,7 +97,7 @@ export async function openCheckout(db: Knex | Knex.Transaction, rows: NewCheckou
     checkout.id,
     payment.order === null ? null : JSON.stringify(payment.order),
     payment.created_at,
-    limitCents,
+    mostUsedCents,
     checkout.locale,
     checkout.url,
     checkout.success_url,
@@ -116,33 +117,6 @@ export async function findCheckout(db: Knex | Knex.Transaction, id: string, forU
   return (await (forUpdate ? query.forUpdate() : query)) as CheckoutRow | undefined;
 }
 
-/** `{checkout_url}/checkout/<id>`, with `/si` or `/ta` before `checkout` for those locales. */
-export function checkoutUrl(publicBaseUrl: string, id: string, locale: Locale): string {
-  return `${publicBaseUrl}${locale === 'en' ? '' : `/${locale}`}/checkout/${id}`;
-}
-
-export function checkoutView(row: CheckoutRow, payment: PaymentRow) {
-  return {
-    object: 'checkout' as const,
-    id: row.id,
-    mode: row.mode,
-    status: row.status,
-    url: row.url,
-    locale: row.locale,
-    successUrl: row.success_url,
-    cancelUrl: row.cancel_url,
-    saveCard: row.save_card,
-    expiresAt: row.expires_at.toISOString(),
-    createdAt: row.created_at.toISOString(),
-    payment: paymentView(payment),
-  };
-}
-
-export async function loadCheckoutView(db: Knex | Knex.Transaction, row: CheckoutRow) {
-  return checkoutView(row, await findPayment(db, row.payment_id));
-}
-
-/** Open checkouts and the time each has left, for the boot-time restart of their lifetimes. */
 /** Every open checkout, with the attempt still with the processor (null when none is). */
 export async function openCheckouts(db: Knex): Promise<(Pick<CheckoutRow, 'id' | 'account_id' | 'mode' | 'expires_at'> & { attempt_in_flight: number | null })[]> {
   return db('checkouts as c')

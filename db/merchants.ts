@@ -2,7 +2,7 @@
 import type { Knex } from 'knex';
 import { newId } from '../crypto/ids';
 import { KEY_KINDS, MODES, type KeyKind, type Mode } from '../domain/api-keys';
-import { DEFAULT_PLAN } from '../config/plans';
+import { DEFAULT_PLAN } from '../domain/plans';
 import { ACCOUNT_COLUMNS, accountFromRow, type AccountRecord, type AccountRow } from './accounts';
 import { createApiKey } from './api-keys';
 

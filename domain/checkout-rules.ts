@@ -1,5 +1,6 @@
 // The rules of a new checkout that JSON Schema cannot say: amounts (reason `amount`), the line
 // items' order and summary, and where the customer may be sent back to.
+import type { Locale } from './locale';
 
 export const PAYMENT_MIN_CENTS = 1_000;
 export const PAYMENT_MAX_CENTS = 100_000_000;
@@ -80,5 +81,24 @@ export function returnUrlProblem(value: string): string | null {
   if (UNSAFE_SCHEMES.has(scheme) || !/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
     return 'Must use https, http on localhost, or an app URL scheme such as myapp://.';
   }
+  return null;
+}
+
+/** `{checkout_url}/checkout/<id>`, with `/si` or `/ta` before `checkout` for those locales. */
+export function checkoutUrl(publicBaseUrl: string, id: string, locale: Locale): string {
+  return `${publicBaseUrl}${locale === 'en' ? '' : `/${locale}`}/checkout/${id}`;
+}
+
+/**
+ * Why a checkout can take no payment now, or null while it can: paid (`not_open`), or expired or
+ * past its time (`expired`, even before its workflow has closed it).
+ */
+export function checkoutClosure(
+  checkout: { status: 'open' | 'completed' | 'expired'; expires_at: Date },
+  paymentStatus: string,
+  now: Date,
+): 'not_open' | 'expired' | null {
+  if (checkout.status === 'completed' || paymentStatus === 'succeeded') return 'not_open';
+  if (checkout.status === 'expired' || now >= checkout.expires_at) return 'expired';
   return null;
 }

@@ -2,7 +2,7 @@
 import type { EmbeddedEngine } from '../workers/embedded-engine/engine';
 import { WorkflowClosedError } from './errors';
 import { searchAttributesFor } from './ids';
-import type { OrchestrationPort, WorkflowStart } from './port';
+import { messageName, type OrchestrationPort, type WorkflowStart } from './port';
 
 export function createEmbeddedPort(engine: EmbeddedEngine): OrchestrationPort {
   const toEngine = (start: WorkflowStart) => ({
@@ -17,18 +17,18 @@ export function createEmbeddedPort(engine: EmbeddedEngine): OrchestrationPort {
     async start(start) {
       return { workflowId: start.workflowId, ...engine.start(toEngine(start)) };
     },
-    async signal(workflowId, signalName, args = []) {
-      await engine.signal(workflowId, signalName, args);
+    async signal(workflowId, signal, args) {
+      await engine.signal(workflowId, messageName(signal), args ?? []);
     },
-    async signalWithStart(start, signalName, signalArgs = []) {
-      const { runId } = await engine.signalWithStart(toEngine(start), signalName, signalArgs);
+    async signalWithStart(start, signal, signalArgs) {
+      const { runId } = await engine.signalWithStart(toEngine(start), messageName(signal), signalArgs ?? []);
       return { workflowId: start.workflowId, runId };
     },
     query(workflowId, queryType, args = []) {
       return engine.query(workflowId, queryType, args);
     },
     update(workflowId, update, args) {
-      return engine.update(workflowId, typeof update === 'string' ? update : update.name, args);
+      return engine.update(workflowId, messageName(update), args);
     },
     async cancel(workflowId) {
       try {

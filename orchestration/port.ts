@@ -1,7 +1,7 @@
 // The orchestration port: how the API and the activities start and talk to durable workflows.
 // Two implementations sit behind it (Temporal itself, and the embedded engine for one machine);
 // nothing outside orchestration/ and workers/ knows which one runs.
-import type { UpdateDefinition } from '@temporalio/common';
+import type { SignalDefinition, UpdateDefinition } from '@temporalio/common';
 
 export type Mode = 'test' | 'live';
 
@@ -44,10 +44,13 @@ export interface OrchestrationPort {
   readonly engine: 'temporal' | 'embedded';
   /** Harmless when repeated: an existing workflow with the id is left alone. */
   start(start: WorkflowStart): Promise<StartResult>;
-  /** Throws WorkflowNotFoundError or WorkflowClosedError when nobody can take the signal. */
-  signal(workflowId: string, signalName: string, args?: unknown[]): Promise<void>;
+  /**
+   * Throws WorkflowNotFoundError or WorkflowClosedError when nobody can take the signal. Services
+   * pass the workflow's exported definition (a renamed signal fails `tsc`); a name is for tests.
+   */
+  signal<A extends unknown[]>(workflowId: string, signal: SignalDefinition<A> | string, args?: A): Promise<void>;
   /** Signals the running workflow, or starts it with the signal delivered with its first task. */
-  signalWithStart(start: WorkflowStart, signalName: string, signalArgs?: unknown[]): Promise<{ workflowId: string; runId: string }>;
+  signalWithStart<A extends unknown[]>(start: WorkflowStart, signal: SignalDefinition<A> | string, signalArgs?: A): Promise<{ workflowId: string; runId: string }>;
   query<T = unknown>(workflowId: string, queryType: string, args?: unknown[]): Promise<T>;
   /**
    * Runs an update on the running workflow and waits for its handler's result. Throws
@@ -59,4 +62,9 @@ export interface OrchestrationPort {
   cancel(workflowId: string): Promise<void>;
   /** Undefined when no workflow has this id. */
   describe(workflowId: string): Promise<WorkflowDescription | undefined>;
+}
+
+/** The name a signal or update travels under. */
+export function messageName(message: { name: string } | string): string {
+  return typeof message === 'string' ? message : message.name;
 }

@@ -5,7 +5,7 @@ import type { UpdateDefinition } from '@temporalio/common';
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 import { WorkflowClosedError, WorkflowNotFoundError, WorkflowQueryFailedError, WorkflowUpdateRejectedError } from './errors';
 import { TASK_QUEUE, searchAttributesFor } from './ids';
-import type { OrchestrationPort, StartResult, WorkflowStart, WorkflowStatus } from './port';
+import { messageName, type OrchestrationPort, type StartResult, type WorkflowStart, type WorkflowStatus } from './port';
 
 export function createTemporalPort(client: Client, taskQueue = TASK_QUEUE): OrchestrationPort {
   const options = (start: WorkflowStart) => ({
@@ -58,12 +58,12 @@ export function createTemporalPort(client: Client, taskQueue = TASK_QUEUE): Orch
         throw err;
       }
     },
-    signal(workflowId, signalName, args = []) {
-      return translate(workflowId, () => handle(workflowId).signal(defineSignal<unknown[]>(signalName), ...args));
+    signal(workflowId, signal, args) {
+      return translate(workflowId, () => handle(workflowId).signal(defineSignal<unknown[]>(messageName(signal)), ...(args ?? [])));
     },
-    async signalWithStart(start, signalName, signalArgs = []) {
+    async signalWithStart(start, signal, signalArgs) {
       try {
-        const started = await client.workflow.signalWithStart(start.workflowType, { ...options(start), signal: signalName, signalArgs });
+        const started = await client.workflow.signalWithStart(start.workflowType, { ...options(start), signal: messageName(signal), signalArgs: (signalArgs ?? []) as unknown[] });
         return { workflowId: start.workflowId, runId: started.signaledRunId };
       } catch (err) {
         if (err instanceof WorkflowExecutionAlreadyStartedError) return { workflowId: start.workflowId, runId: (await existing(start.workflowId)).runId };
@@ -81,7 +81,7 @@ export function createTemporalPort(client: Client, taskQueue = TASK_QUEUE): Orch
       });
     },
     update<R, A extends unknown[]>(workflowId: string, update: UpdateDefinition<R, A> | string, args?: A) {
-      const name = typeof update === 'string' ? update : update.name;
+      const name = messageName(update);
       return translate(workflowId, async () => {
         try {
           // The client's overloads tell updates with arguments from those without; both send an array.

@@ -3,36 +3,27 @@
 // that hands the customer to the processor's page. Server-rendered forms: no JavaScript needed.
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Knex } from 'knex';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { Config } from '../../config';
-import { DEFAULT_PLAN } from '../../config/plans';
+import { accountRefusal } from '../../domain/account-rules';
 import { looksLikeCardNumber, SCHEME_NAMES } from '../../domain/card';
-import type { Clock } from '../../domain/clock';
-import type { Reason } from '../../domain/errors';
+import { checkoutClosure } from '../../domain/checkout-rules';
+import { ApiError, type Reason } from '../../domain/errors';
 import type { Locale } from '../../domain/locale';
 import { centsFromDb, formatRupees } from '../../domain/money';
 import { normaliseSriLankanPhone } from '../../domain/phone';
+import { accountFromRow, ACCOUNT_COLUMNS, type AccountRow } from '../../db/accounts';
 import { findCheckout, type CheckoutRow } from '../../db/checkouts';
-import { monthlyUsageCents } from '../../db/monthly-usage';
-import { findPayment, processorReference, type PaymentRow } from '../../db/payments';
-import type { OrchestrationPort } from '../../orchestration';
-import { WorkflowClosedError, WorkflowNotFoundError } from '../../orchestration/errors';
-import { checkoutLifetimeStart } from '../../orchestration/starts';
-import { attemptOutcomeUpdate, paymentAttemptedSignal } from '../../workflows/checkout-lifetime';
-import type { Processors } from '../../processor';
+import { findPayment, type PaymentRow } from '../../db/payments';
+import { awaitAttemptOutcome } from '../../services/checkouts/lifetime';
+import { payCheckout } from '../../services/checkouts/pay';
+import type { ProcessorServiceDeps } from '../../services/context';
 import { escapeHtml, htmlDocument, stylesheet } from '../../web/html';
 import { FONT_FACE_CSS, SCRIPT_FONT_FAMILIES } from './assets';
 import { createCsrf, CSRF_FIELD } from './csrf';
 import { readForm } from '../../web/form';
 import { declineKey, LANGUAGE_NAMES, say, type MessageKey } from './messages';
 
-export interface CheckoutPagesDeps {
-  db: Knex;
-  clock: Clock;
-  config: Config;
-  orchestration: OrchestrationPort;
-  processors: Processors;
+export interface CheckoutPagesDeps extends ProcessorServiceDeps {
   /** The API's limiter: each page has the same per-address budget as each API endpoint. */
   limiter: RateLimiterAbstract;
 }
@@ -45,8 +36,8 @@ interface View {
   checkout: CheckoutRow;
   payment: PaymentRow;
   merchant: string;
-  /** A suspended account takes no payment on any path (the API refuses its writes too). */
-  suspended: boolean;
+  /** Why the account takes no payment now (suspended), as the API's writes refuse it too; or null. */
+  refusal: ApiError | null;
 }
 
 interface FormState {
@@ -124,8 +115,8 @@ export function checkoutPagesRouter(deps: CheckoutPagesDeps): Router {
     const checkout = await findCheckout(db, id);
     if (!checkout) return undefined;
     const payment = await findPayment(db, checkout.payment_id);
-    const account = (await db('accounts').where({ id: checkout.account_id }).first('name', 'status')) as { name: string; status: string };
-    return { checkout, payment, merchant: account.name, suspended: account.status === 'suspended' };
+    const account = accountFromRow((await db('accounts').where({ id: checkout.account_id }).first(ACCOUNT_COLUMNS)) as AccountRow);
+    return { checkout, payment, merchant: account.name, refusal: accountRefusal(account, checkout.mode) };
   };
 
   const render = (ctx: Context, locale: Locale, view: View | undefined, status: number, title: string, body: string, reason?: Reason) => {
@@ -150,11 +141,28 @@ export function checkoutPagesRouter(deps: CheckoutPagesDeps): Router {
     render(ctx, locale, view, 200, say(locale, 'paidTitle'), `<section class="panel"><h1>${escapeHtml(say(locale, 'paidTitle'))}</h1><p>${escapeHtml(say(locale, 'paidText', values))}</p>${card}</section>${orderSummary(locale, payment)}`);
   };
 
-  /** Expired (or past its time), paid, or closed: the page says so and nothing can be paid. */
-  const closedState = (view: View, now: Date): 'expired' | 'not_open' | null => {
-    if (view.checkout.status === 'completed' || view.payment.status === 'succeeded') return 'not_open';
-    if (view.checkout.status === 'expired' || now >= view.checkout.expires_at) return 'expired';
-    return null;
+  /** Why nothing can be paid, in the shopper's language: the service's refusal as a page. */
+  const refused = (ctx: Context, locale: Locale, view: View, refusal: ApiError) => {
+    switch (refusal.reason) {
+      case 'not_open':
+        return message(ctx, locale, view, 409, 'notOpenTitle', 'notOpenText', 'not_open');
+      case 'expired':
+        return message(ctx, locale, view, 409, 'expiredTitle', 'expiredText', 'expired');
+      case 'monthly_limit_reached':
+        return message(ctx, locale, view, 409, 'limitReached', null, 'monthly_limit_reached');
+      case 'merchant_unavailable':
+      case 'merchant_not_live':
+        return message(ctx, locale, view, 409, 'suspended', null, refusal.reason);
+      default:
+        if (refusal.code === 'NOT_SUPPORTED') return message(ctx, locale, view, 501, 'unavailable', null);
+        throw refusal;
+    }
+  };
+
+  /** Paid, expired (or past its time), or the account refuses payments: nothing can be paid. */
+  const payable = (view: View): ApiError | null => {
+    const closure = checkoutClosure(view.checkout, view.payment.status, clock.now());
+    return closure === null ? view.refusal : new ApiError(closure, closure === 'expired' ? 'The checkout has expired.' : 'The checkout is paid or closed.');
   };
 
   const payPage = (ctx: Context, locale: Locale, view: View, state: FormState, status = 200) => {
@@ -196,9 +204,9 @@ ${cancel}`, state.reason);
   const show = async (ctx: Context, locale: Locale) => {
     const view = await load(String(ctx.params.id));
     if (!view) return message(ctx, locale, undefined, 404, 'notFoundTitle', null);
-    if (view.checkout.status === 'completed' || view.payment.status === 'succeeded') return receipt(ctx, locale, view);
-    if (closedState(view, clock.now()) === 'expired') return message(ctx, locale, view, 409, 'expiredTitle', 'expiredText', 'expired');
-    if (view.suspended) return message(ctx, locale, view, 409, 'suspended', null, 'merchant_unavailable');
+    const refusal = payable(view);
+    if (refusal?.reason === 'not_open') return receipt(ctx, locale, view);
+    if (refusal !== null) return refused(ctx, locale, view, refusal);
     payPage(ctx, locale, view, { values: {}, problems: {} });
   };
 
@@ -206,12 +214,8 @@ ${cancel}`, state.reason);
     const view = await load(String(ctx.params.id));
     if (!view) return message(ctx, locale, undefined, 404, 'notFoundTitle', null);
     const form = await readForm(ctx);
-    const closed = closedState(view, clock.now());
-    if (closed === 'not_open') return message(ctx, locale, view, 409, 'notOpenTitle', 'notOpenText', 'not_open');
-    if (closed === 'expired') return message(ctx, locale, view, 409, 'expiredTitle', 'expiredText', 'expired');
-    if (view.suspended) return message(ctx, locale, view, 409, 'suspended', null, 'merchant_unavailable');
-    const processor = deps.processors.forMode(view.checkout.mode);
-    if (processor === null) return message(ctx, locale, view, 501, 'unavailable', null);
+    const refusal = payable(view);
+    if (refusal !== null) return refused(ctx, locale, view, refusal);
     // Another site's post, or a page from before the browser's cookie: nothing is kept, and the
     // page comes back with a fresh token for the shopper to press Pay again.
     if (!csrf.accepts(ctx, form, view.checkout.id)) return payPage(ctx, locale, view, { values: {}, problems: {}, reason: 'page_changed' }, 409);
@@ -234,79 +238,18 @@ ${cancel}`, state.reason);
       customer = { name: values.name, email: values.email, phone };
     }
 
-    const outcome = await db.transaction(async (trx) => {
-      const checkout = await findCheckout(trx, view.checkout.id, true);
-      const payment = await findPayment(trx, view.payment.id, true);
-      if (!checkout || checkout.status === 'completed' || payment.status === 'succeeded') return 'not_open' as const;
-      if (checkout.status !== 'open' || clock.now() >= checkout.expires_at) return 'expired' as const;
-      const patch: Record<string, unknown> = {};
-      if (customer) Object.assign(patch, { customer_name: customer.name, customer_email: customer.email, customer_phone: customer.phone });
-      if (checkout.save_card && form.saveCard === 'yes') {
-        Object.assign(patch, { card_save: 'requested', card_consent_at: clock.now(), card_consent_locale: locale, card_consent_wording: say(locale, 'saveCard', { merchant: view.merchant }) });
-      }
-      let attempt = payment.attempts;
-      // Still with the processor (the customer came back to this page): the same session again.
-      if (payment.status !== 'processing') {
-        // One at a time per account and mode, so two payments cannot both squeeze under the limit.
-        await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`${checkout.account_id}:${checkout.mode}`]);
-        const account = (await trx('accounts').where({ id: checkout.account_id }).first('plan', 'status')) as { plan: string; status: string };
-        if (account.status === 'suspended') return 'merchant_unavailable' as const;
-        const plan = deps.config.plans[account.plan] ?? deps.config.plans[DEFAULT_PLAN];
-        const used = await monthlyUsageCents(trx, checkout.account_id, checkout.mode, clock.now());
-        if (plan && used + centsFromDb(payment.amount_cents) > plan.monthlyLimitCents) return 'monthly_limit_reached' as const;
-        attempt += 1;
-        Object.assign(patch, { status: 'processing', attempts: attempt, failure_message: null, failure_code: null });
-      }
-      // Pay pressed again while the attempt is with the processor, with nothing new to keep: the
-      // same processor session is opened again below, which shows where the payment stands.
-      if (Object.keys(patch).length > 0) await trx('payments').where({ id: payment.id }).update(patch);
-      return { attempt };
-    });
-    if (outcome === 'not_open') return message(ctx, locale, view, 409, 'notOpenTitle', 'notOpenText', 'not_open');
-    if (outcome === 'expired') return message(ctx, locale, view, 409, 'expiredTitle', 'expiredText', 'expired');
-    if (outcome === 'monthly_limit_reached') return message(ctx, locale, view, 409, 'limitReached', null, 'monthly_limit_reached');
-    if (outcome === 'merchant_unavailable') return message(ctx, locale, view, 409, 'suspended', null, 'merchant_unavailable');
-    const returnUrl = `${deps.config.publicBaseUrl}${pagePath(locale, view.checkout.id)}/return?attempt=${outcome.attempt}`;
-    const session = await processor.openSession({
-      reference: processorReference(view.payment.id, outcome.attempt),
-      amountCents: centsFromDb(view.payment.amount_cents),
-      merchantName: view.merchant,
-      locale,
-      returnUrl,
-    });
-    // The workflow asks the processor about the attempt from now on, whether or not the customer
-    // comes back to the return page.
-    await signalAttempt(view.checkout, outcome.attempt);
+    const cardConsent = form.saveCard === 'yes' ? { locale, wording: say(locale, 'saveCard', { merchant: view.merchant }) } : null;
+    const returnUrl = (attempt: number) => `${deps.config.publicBaseUrl}${pagePath(locale, view.checkout.id)}/return?attempt=${attempt}`;
+    let session: { redirectUrl: string };
+    try {
+      session = await payCheckout(deps, { checkoutId: view.checkout.id, customer, cardConsent, locale, merchantName: view.merchant, returnUrl }, view.checkout.mode);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      return refused(ctx, locale, view, err);
+    }
     ctx.status = 303;
     ctx.redirect(session.redirectUrl);
   };
-
-  /**
-   * Sends a message to the checkout's workflow, starting the workflow first if it is missing (lost
-   * between commit and start, or not yet resumed). A closed workflow has nothing to add.
-   */
-  const toLifetime = async (checkout: CheckoutRow, message: (workflowId: string) => Promise<unknown>): Promise<void> => {
-    const start = checkoutLifetimeStart(checkout);
-    const send = () =>
-      message(start.workflowId).catch((err: unknown) => {
-        if (!(err instanceof WorkflowClosedError)) throw err;
-      });
-    try {
-      await send();
-    } catch (err) {
-      if (!(err instanceof WorkflowNotFoundError)) throw err;
-      await deps.orchestration.start(start);
-      await send();
-    }
-  };
-
-  /** Tells the checkout's workflow about an attempt: it asks the processor from then on. */
-  const signalAttempt = (checkout: CheckoutRow, attempt: number) =>
-    toLifetime(checkout, (workflowId) => deps.orchestration.signal(workflowId, paymentAttemptedSignal.name, [attempt]));
-
-  /** Asks the checkout's workflow for the attempt's outcome: an update it answers once it has applied the attempt. */
-  const attemptOutcome = (checkout: CheckoutRow, attempt: number) =>
-    toLifetime(checkout, (workflowId) => deps.orchestration.update(workflowId, attemptOutcomeUpdate, [attempt]));
 
   /** Back from the processor: the lifetime workflow applies the outcome; we wait (a while) to show it. */
   const returned = async (ctx: Context, locale: Locale) => {
@@ -317,7 +260,7 @@ ${cancel}`, state.reason);
       let timer: NodeJS.Timeout | undefined;
       // Past the wait the page says the payment is still being confirmed; the workflow carries on.
       const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, OUTCOME_WAIT_MS)));
-      const outcome = attemptOutcome(view.checkout, attempt);
+      const outcome = awaitAttemptOutcome(deps.workflows, view.checkout, attempt);
       // A failure within the wait is this request's (the error page, logged); one after it has no
       // page left to answer and must not become an unhandled rejection that ends the process.
       outcome.catch(() => undefined);

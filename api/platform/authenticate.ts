@@ -6,7 +6,7 @@ import { parseKeyShape } from '../../domain/api-keys';
 import { ApiError } from '../../domain/errors';
 import type { Clock } from '../../domain/clock';
 import type { ActiveKeys } from '../../db/active-key-cache';
-import { livePaymentsOpen } from '../../db/accounts';
+import { accountRefusal } from '../../domain/account-rules';
 import type { ApiContext } from './context';
 import { isWrite, type RouteSpec } from './route';
 
@@ -47,12 +47,8 @@ export function authenticate(route: RouteSpec, deps: { activeKeys: ActiveKeys; c
     }
     const { account } = found;
     if (isWrite(route.method)) {
-      if (account.status === 'suspended') {
-        throw new ApiError('merchant_unavailable', 'This account is suspended and cannot take payments or make changes.');
-      }
-      if (found.key.mode === 'live' && !livePaymentsOpen(account)) {
-        throw new ApiError('merchant_not_live', 'Live requests are accepted once the account is approved and activated. Use a test key until then.');
-      }
+      const refusal = accountRefusal(account, found.key.mode);
+      if (refusal !== null) throw refusal;
     }
     ctx.state.caller = { account, keyId: found.key.id, kind: found.key.kind, mode: found.key.mode };
     return next();

@@ -3,39 +3,27 @@
 // runs the after-commit effects.
 import type { Knex } from 'knex';
 import type { Next } from 'koa';
-import type { Logger } from 'pino';
-import type { Clock } from '../../domain/clock';
-import type { Config } from '../../config';
-import type { OrchestrationPort } from '../../orchestration';
+import type { ServiceDeps } from '../../services/context';
+import { runEffects, serviceContext, type Effect } from '../../services/run';
 import type { ApiContext } from './context';
 import type { KeyToRecord } from '../../db/idempotency-keys';
 import { claimThenRun, recordInStatement, runIdempotently } from './idempotency';
 import { isWrite, type Caller, type HandlerResult, type RouteSpec } from './route';
 
-export interface ExecuteDeps {
-  db: Knex;
-  clock: Clock;
-  config: Config;
-  log: Logger;
-  orchestration: OrchestrationPort;
-}
+export type ExecuteDeps = ServiceDeps;
 
 export function execute(route: RouteSpec, deps: ExecuteDeps) {
   return async (ctx: ApiContext, _next: Next) => {
-    const effects: (() => Promise<void>)[] = [];
+    const effects: Effect[] = [];
     const run = (db: Knex | Knex.Transaction, idempotencyKey?: KeyToRecord): Promise<HandlerResult> =>
       route.handler({
+        ...serviceContext(deps, db, effects),
         // Public routes have no caller and do not read it.
         caller: ctx.state.caller as Caller,
         body: ctx.state.body,
         query: ctx.state.query,
         params: ctx.state.params ?? {},
-        db,
         idempotencyKey,
-        clock: deps.clock,
-        config: deps.config,
-        workflows: deps.orchestration,
-        afterCommit: (effect) => effects.push(effect),
       });
     let result: HandlerResult;
     let json: string | undefined;
@@ -57,10 +45,6 @@ export function execute(route: RouteSpec, deps: ExecuteDeps) {
       ctx.type = 'application/json';
       ctx.body = json;
     }
-    for (const effect of effects) {
-      // The change is committed; a failed effect is recovered from the database (boot-time
-      // restart, the event outbox), so it is logged rather than turned into an error answer.
-      await effect().catch((err: unknown) => deps.log.error({ err, traceId: ctx.state.traceId }, 'after-commit effect failed'));
-    }
+    await runEffects(effects, deps.log, { traceId: ctx.state.traceId });
   };
 }

@@ -1,46 +1,35 @@
 // What every API route declares: its address, who may call it, the JSON Schemas of its input and
 // output, and a thin handler. The platform chain, the router and the OpenAPI document are all
 // built from these declarations, so the document always describes the API as it runs.
-import type { Knex } from 'knex';
-import type { KeyKind, Mode, Permission } from '../../domain/api-keys';
+import type { KeyKind, Permission } from '../../domain/api-keys';
 import type { Reason } from '../../domain/errors';
-import type { Clock } from '../../domain/clock';
-import type { Config } from '../../config';
-import type { OrchestrationPort } from '../../orchestration';
-import type { AccountRecord } from '../../db/accounts';
+import type { AccountScope, ServiceContext } from '../../services/context';
 import type { KeyToRecord } from '../../db/idempotency-keys';
 import type { JsonSchema } from '../schemas/json-schema';
 
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 
-export interface Caller {
-  account: AccountRecord;
+/** The key that called: the account and mode it acts for (a service's scope), and what it is. */
+export interface Caller extends AccountScope {
   keyId: string;
   kind: KeyKind;
-  mode: Mode;
 }
 
-export interface HandlerInput<Body, Query, Params> {
+/**
+ * A handler's input: the service context (a transaction for writes, committed with the
+ * idempotency record; the pool for reads and one-statement writes), so a handler passes it
+ * straight to its service, and the request's parts.
+ */
+export interface HandlerInput<Body, Query, Params> extends ServiceContext {
   caller: Caller;
   body: Body;
   query: Query;
   params: Params;
   /**
-   * A transaction for writes (committed with the idempotency record), the pool for reads and for
-   * writes done in one statement.
-   */
-  db: Knex | Knex.Transaction;
-  /**
    * On an IK route whose write is one statement (`transaction: 'statement'`): the key that
    * statement records with its answer (claimKeySql in db/idempotency-keys.ts).
    */
   idempotencyKey?: KeyToRecord;
-  clock: Clock;
-  config: Config;
-  /** Starts and signals workflows; call it from `afterCommit`, never inside the transaction. */
-  workflows: OrchestrationPort;
-  /** Work to do once the transaction has committed (workflow starts, notifications). */
-  afterCommit(effect: () => Promise<void>): void;
 }
 
 export interface HandlerResult {

@@ -1,5 +1,6 @@
 // Payments: GET /v1/payments (status filter, newest first) and GET /v1/payments/{id}.
-import { paymentsQuery, paymentView, type PaymentRow, type PaymentStatus } from '../../db/payments';
+import { paymentsQuery, type PaymentRow, type PaymentStatus } from '../../db/payments';
+import { paymentView } from '../../views/payment';
 import { type ListQuery } from '../platform/pagination';
 import { getRoute, listRoute } from '../platform/resource-routes';
 import { paymentListQuerySchema, paymentSchema } from '../schemas/payment';

@@ -1,0 +1,91 @@
+// Pay on the hosted checkout page: the attempt is claimed in one transaction (the customer's
+// details and card-keeping consent kept, the month's room checked under a per-account lock), then
+// the customer is handed to the processor's page and the checkout's workflow told of the attempt.
+import { accountRefusal } from '../../domain/account-rules';
+import { checkoutClosure } from '../../domain/checkout-rules';
+import { ApiError } from '../../domain/errors';
+import type { Locale } from '../../domain/locale';
+import { centsFromDb } from '../../domain/money';
+import { monthlyLimitReached, mostUsedForPayment, planOf } from '../../domain/plans';
+import { accountFromRow, ACCOUNT_COLUMNS, type AccountRow } from '../../db/accounts';
+import { findCheckout, type CheckoutRow } from '../../db/checkouts';
+import { monthlyUsageCents } from '../../db/monthly-usage';
+import { findPayment, processorReference } from '../../db/payments';
+import type { ProcessorServiceDeps } from '../context';
+import { inTransaction } from '../run';
+import { signalAttempt } from './lifetime';
+
+export interface PayInput {
+  checkoutId: string;
+  /** The customer's details, when the checkout came without them (the page has checked them). */
+  customer: { name: string; email: string; phone: string | null } | null;
+  /** The card-keeping consent as the customer saw and ticked it; null when not given. */
+  cardConsent: { locale: Locale; wording: string } | null;
+  /** The language of the processor's page. */
+  locale: Locale;
+  merchantName: string;
+  /** Where the processor sends the customer back after this attempt. */
+  returnUrl(attempt: number): string;
+}
+
+interface Claimed {
+  checkout: CheckoutRow;
+  paymentId: string;
+  amountCents: number;
+  attempt: number;
+}
+
+/** Records the attempt, or refuses it with the reason the page shows. */
+function claimAttempt(deps: ProcessorServiceDeps, input: PayInput): Promise<Claimed> {
+  return inTransaction(deps, async ({ db: trx, clock, config }) => {
+    const checkout = await findCheckout(trx, input.checkoutId, true);
+    if (!checkout) throw new ApiError('not_open', `No checkout ${input.checkoutId}.`);
+    const payment = await findPayment(trx, checkout.payment_id, true);
+    const now = clock.now();
+    const closure = checkoutClosure(checkout, payment.status, now);
+    if (closure === 'not_open') throw new ApiError('not_open', 'The checkout is paid or closed.');
+    if (closure === 'expired') throw new ApiError('expired', 'The checkout has expired.');
+    const amountCents = centsFromDb(payment.amount_cents);
+    const patch: Record<string, unknown> = {};
+    if (input.customer) Object.assign(patch, { customer_name: input.customer.name, customer_email: input.customer.email, customer_phone: input.customer.phone });
+    if (checkout.save_card && input.cardConsent) {
+      Object.assign(patch, { card_save: 'requested', card_consent_at: now, card_consent_locale: input.cardConsent.locale, card_consent_wording: input.cardConsent.wording });
+    }
+    let attempt = payment.attempts;
+    // Still with the processor (the customer came back to this page): the same session again.
+    if (payment.status !== 'processing') {
+      // One at a time per account and mode, so two payments cannot both squeeze under the limit.
+      await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`${checkout.account_id}:${checkout.mode}`]);
+      const account = accountFromRow((await trx('accounts').where({ id: checkout.account_id }).first(ACCOUNT_COLUMNS)) as AccountRow);
+      const refusal = accountRefusal(account, checkout.mode);
+      if (refusal !== null) throw refusal;
+      const plan = planOf(config.plans, account.plan);
+      const used = await monthlyUsageCents(trx, checkout.account_id, checkout.mode, now);
+      if (used > mostUsedForPayment(plan, amountCents)) throw monthlyLimitReached(account.plan, plan, used);
+      attempt += 1;
+      Object.assign(patch, { status: 'processing', attempts: attempt, failure_message: null, failure_code: null });
+    }
+    // Pay pressed again while the attempt is with the processor, with nothing new to keep: the
+    // same processor session is opened again, which shows where the payment stands.
+    if (Object.keys(patch).length > 0) await trx('payments').where({ id: payment.id }).update(patch);
+    return { checkout, paymentId: payment.id, amountCents, attempt };
+  });
+}
+
+/** The processor page to send the customer to, once the attempt is recorded. */
+export async function payCheckout(deps: ProcessorServiceDeps, input: PayInput, mode: 'test' | 'live'): Promise<{ redirectUrl: string }> {
+  const processor = deps.processors.forMode(mode);
+  if (processor === null) throw new ApiError('NOT_SUPPORTED', 'No card processor takes payments in this mode.');
+  const claimed = await claimAttempt(deps, input);
+  const session = await processor.openSession({
+    reference: processorReference(claimed.paymentId, claimed.attempt),
+    amountCents: claimed.amountCents,
+    merchantName: input.merchantName,
+    locale: input.locale,
+    returnUrl: input.returnUrl(claimed.attempt),
+  });
+  // The workflow asks the processor about the attempt from now on, whether or not the customer
+  // comes back to the return page.
+  await signalAttempt(deps.workflows, claimed.checkout, claimed.attempt);
+  return session;
+}

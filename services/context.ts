@@ -1,0 +1,47 @@
+// What every service receives: where to read and write, the clock, the configuration, the
+// orchestration port, and a place for effects that must wait for the commit. Routes, hosted pages,
+// the CLI and activities each build one (see services/run.ts) and call the same service.
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import type { Config } from '../config';
+import type { Mode } from '../domain/api-keys';
+import type { Clock } from '../domain/clock';
+import type { AccountRecord } from '../db/accounts';
+import type { OrchestrationPort } from '../orchestration';
+import type { Processors } from '../processor';
+
+export interface ServiceContext {
+  /** A transaction for writes of several statements; the pool for reads and one-statement writes. */
+  db: Knex | Knex.Transaction;
+  clock: Clock;
+  config: Config;
+  /** Starts, signals and updates workflows: from `afterCommit`, never inside the transaction. */
+  workflows: OrchestrationPort;
+  /** Work to do once the transaction has committed (workflow starts, notifications). */
+  afterCommit(effect: () => Promise<void>): void;
+}
+
+/** A context whose writes are one transaction (services/run.ts `inTransaction`). */
+export interface TransactionContext extends ServiceContext {
+  db: Knex.Transaction;
+}
+
+/** The merchant account a service acts for, and the mode (test or live) it acts in. */
+export interface AccountScope {
+  account: AccountRecord;
+  mode: Mode;
+}
+
+/** What a caller outside a request (a page, the CLI, an activity) needs to build a context. */
+export interface ServiceDeps {
+  db: Knex;
+  clock: Clock;
+  config: Config;
+  workflows: OrchestrationPort;
+  log: Logger;
+}
+
+/** For services that talk to the card processor as well (outside their transactions). */
+export interface ProcessorServiceDeps extends ServiceDeps {
+  processors: Processors;
+}

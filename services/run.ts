@@ -1,0 +1,32 @@
+// Runs a service in a transaction of its own and, once it has committed, the effects it asked for:
+// how hosted pages, the CLI and activities call services (the API's chain does the same in
+// api/platform/execute.ts, with the Idempotency-Key in the transaction).
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import type { ServiceContext, ServiceDeps, TransactionContext } from './context';
+
+export type Effect = () => Promise<void>;
+
+/**
+ * Runs effects in order after the commit. The change is committed whatever they do: a failed
+ * effect is recovered from the database (the boot-time restart, the event outbox), so it is logged
+ * rather than thrown.
+ */
+export async function runEffects(effects: readonly Effect[], log: Logger, context: Record<string, unknown> = {}): Promise<void> {
+  for (const effect of effects) {
+    await effect().catch((err: unknown) => log.error({ err, ...context }, 'after-commit effect failed'));
+  }
+}
+
+/** A context over `db` whose effects are collected into `effects`. */
+export function serviceContext<Db extends Knex | Knex.Transaction>(deps: ServiceDeps, db: Db, effects: Effect[]): ServiceContext & { db: Db } {
+  return { db, clock: deps.clock, config: deps.config, workflows: deps.workflows, afterCommit: (effect) => effects.push(effect) };
+}
+
+/** The service's work in one transaction; its effects run once that has committed. */
+export async function inTransaction<T>(deps: ServiceDeps, work: (ctx: TransactionContext) => Promise<T>): Promise<T> {
+  const effects: Effect[] = [];
+  const result = await deps.db.transaction((trx) => work(serviceContext(deps, trx, effects)));
+  await runEffects(effects, deps.log);
+  return result;
+}
