@@ -21,8 +21,12 @@ const VIOLATIONS: Record<string, string> = {
   'api/routes/imports-processor.ts': 'api/ and the processor do not import each other',
   'api/routes/imports-activities.ts': 'api/ imports activity types only',
   'activities/imports-index.ts': 'activities/index.ts assembles the factories',
+  'services/widgets/imports-api.ts': 'services/ are called by api/, cli/ and activities/',
+  'services/widgets/imports-processor.ts': 'services/ get the processors as a dependency',
+  'views/imports-db-at-run-time.ts': 'views/ import row types from db/ only',
+  'db/imports-views.ts': 'db/ imports domain/ (and crypto/) only: rows in, rows out',
 };
-const CLEAN = ['domain/clean.ts', 'workflows/clean.ts', 'processor/sandbox/clean.ts', 'api/routes/clean.ts', 'activities/clean.ts'];
+const CLEAN = ['domain/clean.ts', 'workflows/clean.ts', 'processor/sandbox/clean.ts', 'api/routes/clean.ts', 'activities/clean.ts', 'services/widgets/clean.ts', 'views/clean.ts'];
 
 function filesUnder(dir: string, prefix = ''): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
