@@ -1,0 +1,171 @@
+// Records the histories of history-scenarios.ts on Temporal's time-skipping test server, with the
+// service's workflow bundle (workers/service.ts's WORKFLOWS_PATH) and stand-in activities, and
+// writes each as History proto JSON (historyToJSON, what historyFromJSON and
+// Worker.runReplayHistory read) to test/histories/<type>/<name>.json. Run by
+// scripts/record-histories.ts (`npm run histories:record`); see test/histories/README.md.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ApplicationFailure } from '@temporalio/common';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { temporal } from '@temporalio/proto';
+import type { CheckoutActivities } from '../../activities/checkouts';
+import type { WebhookActivities } from '../../activities/webhook-delivery';
+import { WORKFLOWS_PATH } from '../../workers/service';
+import { createWorkflowEnv, type WorkflowEnv } from '../support/workflow-env';
+import { HISTORY_SCENARIOS, historyFile, workflowIdOf, type Driver, type HistoryScenario, type Script } from './history-scenarios';
+
+export const HISTORIES_DIR = path.resolve(__dirname, '../histories');
+
+const { EventType } = temporal.api.enums.v1;
+
+/** Events a workflow task may leave after WorkflowTaskCompleted while the workflow then waits. */
+const AFTER_TASK = new Set([
+  EventType.EVENT_TYPE_TIMER_STARTED,
+  EventType.EVENT_TYPE_TIMER_CANCELED,
+  EventType.EVENT_TYPE_MARKER_RECORDED,
+  EventType.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES,
+  EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED,
+  EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED,
+]);
+
+/** The workflow has closed, or its last task is done and nothing (a task, an activity) is outstanding. */
+function waits(history: temporal.api.history.v1.IHistory): boolean {
+  const events = history.events ?? [];
+  if (events.at(-1)?.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED) return true;
+  for (let i = events.length - 1; i >= 0; i--) {
+    const type = events[i]!.eventType;
+    if (type === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED) return true;
+    if (type == null || !AFTER_TASK.has(type)) return false;
+  }
+  return false;
+}
+
+const IDLE_LIMIT_MS = 10_000;
+
+/** The stand-in activities: each answers from the script of the object it is called for. */
+function standIns(scripts: Map<string, { script: Script; left: Script; attempts: number }>) {
+  const of = (id: string, activity: string) => {
+    const entry = scripts.get(id);
+    // Non-retryable: the workflow fails and the recording says why, instead of retrying for ever.
+    if (entry === undefined) throw ApplicationFailure.nonRetryable(`${activity}: no script for ${id}`, 'NoScript');
+    return entry;
+  };
+  const checkouts = {
+    async settleAttempt(checkoutId: string, attempt: number) {
+      const answer = of(checkoutId, 'settleAttempt').left.settle?.shift();
+      if (answer === undefined) throw ApplicationFailure.nonRetryable(`settleAttempt(${checkoutId}, ${attempt}) was not scripted`, 'NoScript');
+      return answer;
+    },
+    async closeCheckout(checkoutId: string) {
+      const entry = of(checkoutId, 'closeCheckout');
+      const answer = entry.left.close;
+      if (answer === undefined) throw ApplicationFailure.nonRetryable(`closeCheckout(${checkoutId}) was not scripted`, 'NoScript');
+      delete entry.left.close;
+      return answer;
+    },
+  } satisfies CheckoutActivities;
+  const webhooks = {
+    async attemptWebhookDelivery(deliveryId: string, _options?: { manual?: boolean }) {
+      const entry = of(deliveryId, 'attemptWebhookDelivery');
+      const delivered = entry.left.answers?.shift();
+      if (delivered === undefined) throw ApplicationFailure.nonRetryable(`attemptWebhookDelivery(${deliveryId}) was not scripted`, 'NoScript');
+      entry.attempts += 1;
+      return { delivered, attemptNumber: (entry.script.attemptsBefore ?? 0) + entry.attempts };
+    },
+    async failWebhookDelivery(deliveryId: string) {
+      of(deliveryId, 'failWebhookDelivery');
+    },
+  } satisfies WebhookActivities;
+  return { ...checkouts, ...webhooks };
+}
+
+/** A copy of the history as JSON, with the recording machine's worker identities made neutral. */
+function historyJson(history: temporal.api.history.v1.IHistory): string {
+  const json = JSON.parse(historyToJSON(history)) as unknown;
+  const neutral = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(neutral);
+    if (value === null || typeof value !== 'object') return value;
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, key === 'identity' ? 'kasi-history-recorder' : neutral(inner)]));
+  };
+  return `${JSON.stringify(neutral(json), null, 2)}\n`;
+}
+
+async function record(env: WorkflowEnv, scenario: HistoryScenario, scripts: Parameters<typeof standIns>[0]): Promise<temporal.api.history.v1.IHistory> {
+  const workflowId = workflowIdOf(historyFile(scenario));
+  const left = structuredClone(scenario.script);
+  const entry = { script: scenario.script, left, attempts: 0 };
+  scripts.set(scenario.objectId, entry);
+  const driver: Driver = {
+    now: () => env.now(),
+    async start(start) {
+      const { started } = await env.port.start({ ...start, workflowId });
+      assert.ok(started, `${workflowId} had already run on this server`);
+    },
+    signal: (name, args) => env.port.signal(workflowId, name, args),
+    update: (name, args) => env.port.update(workflowId, name, args),
+    async idle() {
+      const until = Date.now() + IDLE_LIMIT_MS;
+      while (!waits(await env.history(workflowId))) {
+        if (Date.now() > until) throw new Error(`${workflowId} still busy after ${IDLE_LIMIT_MS} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+  };
+  await scenario.drive(driver, scenario.objectId);
+  const result = await env.result(workflowId);
+  assert.deepEqual(result, scenario.result, `${workflowId}: the workflow's result`);
+  const unused = Object.entries(left).filter(([key, value]) => key !== 'attemptsBefore' && (Array.isArray(value) ? value.length > 0 : value !== undefined));
+  assert.deepEqual(unused, [], `${workflowId}: stand-in answers the workflow never asked for`);
+  const history = await env.history(workflowId);
+  // A history replays only from a clean run: a failed task or activity in it means the scenario
+  // went wrong, not a path worth keeping.
+  const failures = (history.events ?? []).filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED || e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_FAILED);
+  assert.equal(failures.length, 0, `${workflowId}: the history has failed tasks`);
+  return history;
+}
+
+export interface RecordOptions {
+  /** `checkoutLifetime` or `checkoutLifetime/paid-first-attempt`: only these (all by default). */
+  only?: string[];
+  /** Overwrite histories already recorded (by default only missing ones are recorded). */
+  overwrite?: boolean;
+  /** Where to write (test/histories/ by default). */
+  dir?: string;
+  /** Told of each scenario as it is written or left alone. */
+  onScenario?(scenario: HistoryScenario, outcome: 'recorded' | 'kept', file: string): void;
+}
+
+/**
+ * Records the selected scenarios one after another on one test server (each skips the server's
+ * shared clock, so they do not overlap). Needs the server binary (scripts/install-temporal.sh).
+ */
+export async function recordHistories(options: RecordOptions = {}): Promise<void> {
+  const dir = options.dir ?? HISTORIES_DIR;
+  const selected = HISTORY_SCENARIOS.filter((s) => options.only === undefined || options.only.some((o) => o === s.workflowType || o === workflowIdOf(historyFile(s))));
+  if (options.only !== undefined) {
+    const unknown = options.only.filter((o) => !HISTORY_SCENARIOS.some((s) => o === s.workflowType || o === workflowIdOf(historyFile(s))));
+    if (unknown.length > 0) throw new Error(`no such scenario or workflow type: ${unknown.join(', ')}`);
+  }
+  const todo = selected.filter((s) => {
+    const file = path.join(dir, historyFile(s));
+    if (options.overwrite || !existsSync(file)) return true;
+    options.onScenario?.(s, 'kept', file);
+    return false;
+  });
+  if (todo.length === 0) return;
+  const scripts = new Map<string, { script: Script; left: Script; attempts: number }>();
+  const env = await createWorkflowEnv({ workflowsPath: WORKFLOWS_PATH, activities: standIns(scripts), on: 'time-skipping-server' });
+  try {
+    for (const scenario of todo) {
+      const history = await record(env, scenario, scripts);
+      const file = path.join(dir, historyFile(scenario));
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(file, historyJson(history));
+      options.onScenario?.(scenario, 'recorded', file);
+    }
+  } finally {
+    await env.teardown();
+  }
+}

@@ -1,0 +1,239 @@
+// The paths through each workflow whose histories are kept under test/histories/<type>/<name>.json
+// and replayed by recorded-histories.test.ts. scripts/record-histories.ts runs them on Temporal's
+// time-skipping test server (history-recorder.ts); this module is only their description, so the
+// test can check that every scenario has its file without loading the recorder.
+//
+// The workflows run as the service starts them (orchestration/starts.ts builds the arguments and
+// search attributes), under the workflow id `<type>/<name>`, which the replay passes too. Their
+// activities are stand-ins that answer what the scenario scripts (`script`), in the shapes the real
+// activities return: replay never runs activities, it checks the commands the workflow code makes
+// from their results.
+import type * as workflows from '../../workflows';
+import { CHECKOUT_LIFETIME_MS, OUTCOME_POLL_MS } from '../../domain/checkout-rules';
+import { WEBHOOK_MAX_ATTEMPTS } from '../../domain/webhook-retry';
+import { checkoutLifetimeStart, webhookDeliveryStart, webhookResendStart } from '../../orchestration/starts';
+import type { WorkflowStart } from '../../orchestration/port';
+import type { AttemptResult } from '../../activities/checkouts';
+
+/** The workflow types of workflows/index.ts (its exported functions). */
+export type WorkflowType = { [K in keyof typeof workflows]: (typeof workflows)[K] extends (...args: never[]) => unknown ? K : never }[keyof typeof workflows];
+
+/** What the stand-in activities answer for the scenario's object, in order. */
+export interface Script {
+  /** checkoutLifetime: settleAttempt's answers. */
+  settle?: AttemptResult[];
+  /** checkoutLifetime: closeCheckout's answer, if the scenario reaches it. */
+  close?: 'completed' | 'expired';
+  /** webhookDelivery, webhookResend: whether each attempt is answered 2xx. */
+  answers?: boolean[];
+  /** webhookDelivery, webhookResend: attempts the delivery had before this run. */
+  attemptsBefore?: number;
+}
+
+/** How a scenario drives its workflow (history-recorder.ts implements it on the test server). */
+export interface Driver {
+  /** The server's time, in ms. */
+  now(): Promise<number>;
+  /** Starts the workflow as the service would; the driver gives it the scenario's workflow id. */
+  start(start: WorkflowStart): Promise<void>;
+  signal(name: string, args: unknown[]): Promise<void>;
+  /** Sends an update and waits for its result (time is skipped meanwhile). */
+  update(name: string, args: unknown[]): Promise<unknown>;
+  /** Waits (in real time, nothing skipped) until the workflow has finished its task and waits. */
+  idle(): Promise<void>;
+}
+
+export interface HistoryScenario {
+  workflowType: WorkflowType;
+  /** The file's name: test/histories/<workflowType>/<name>.json. */
+  name: string;
+  /** One line: the path through the workflow. */
+  what: string;
+  /** The scenario's object (checkout or delivery id), which the stand-ins look the script up by. */
+  objectId: string;
+  script: Script;
+  /** Starts and drives the workflow; the recorder then waits for its result, skipping time. */
+  drive(driver: Driver, objectId: string): Promise<void>;
+  /** The workflow's result (the recorder checks it, and that the script was used up). */
+  result: unknown;
+}
+
+const ACCOUNT = { account_id: 'acct_recorded', mode: 'test' as const };
+
+async function startCheckout(driver: Driver, id: string, options: { lifetimeMs?: number; attemptInFlight?: number } = {}): Promise<void> {
+  const expiresAt = new Date((await driver.now()) + (options.lifetimeMs ?? CHECKOUT_LIFETIME_MS));
+  await driver.start(checkoutLifetimeStart({ id, expires_at: expiresAt, ...ACCOUNT }, options.attemptInFlight));
+  await driver.idle();
+}
+
+/** The hosted page's paymentAttempted signal for one attempt, once the workflow has applied the last. */
+async function attempt(driver: Driver, number: number): Promise<void> {
+  await driver.signal('paymentAttempted', [number]);
+  await driver.idle();
+}
+
+export const HISTORY_SCENARIOS: readonly HistoryScenario[] = [
+  {
+    workflowType: 'checkoutLifetime',
+    name: 'paid-first-attempt',
+    what: 'attempt 1 is signalled and approved: the checkout completes',
+    objectId: 'chk_rec_paid_first',
+    script: { settle: ['succeeded'] },
+    async drive(driver, id) {
+      await startCheckout(driver, id);
+      await driver.signal('paymentAttempted', [1]);
+    },
+    result: 'completed',
+  },
+  {
+    workflowType: 'checkoutLifetime',
+    name: 'declined-then-paid',
+    what: 'attempt 1 is declined, attempt 2 approved: the checkout completes',
+    objectId: 'chk_rec_declined_then_paid',
+    script: { settle: ['failed', 'succeeded'] },
+    async drive(driver, id) {
+      await startCheckout(driver, id);
+      await attempt(driver, 1);
+      await driver.signal('paymentAttempted', [2]);
+    },
+    result: 'completed',
+  },
+  {
+    workflowType: 'checkoutLifetime',
+    name: 'never-paid-expired',
+    what: 'no attempt in the 30 minutes: closeCheckout expires it',
+    objectId: 'chk_rec_expired',
+    script: { close: 'expired' },
+    async drive(driver, id) {
+      await startCheckout(driver, id);
+    },
+    result: 'expired',
+  },
+  {
+    workflowType: 'checkoutLifetime',
+    name: 'declined-then-expired',
+    what: 'attempt 1 is declined and no other comes: the checkout expires',
+    objectId: 'chk_rec_declined_expired',
+    script: { settle: ['failed'], close: 'expired' },
+    async drive(driver, id) {
+      await startCheckout(driver, id);
+      await driver.signal('paymentAttempted', [1]);
+    },
+    result: 'expired',
+  },
+  {
+    workflowType: 'checkoutLifetime',
+    name: 'pending-polled-then-paid',
+    what: 'attempt 1 is still pending at the processor; asked again a minute later, it is approved',
+    objectId: 'chk_rec_pending_then_paid',
+    script: { settle: ['pending', 'succeeded'] },
+    async drive(driver, id) {
+      await startCheckout(driver, id);
+      await driver.signal('paymentAttempted', [1]);
+    },
+    result: 'completed',
+  },
+  {
+    workflowType: 'checkoutLifetime',
+    name: 'pending-until-expiry-completed',
+    what: 'attempt 1 stays pending at every poll; at the expiry closeCheckout finds it authorised after all',
+    objectId: 'chk_rec_pending_until_expiry',
+    // A short lifetime keeps the file small: polls at about 1 and 2 minutes, the expiry at 2.5.
+    script: { settle: ['pending', 'pending', 'pending'], close: 'completed' },
+    async drive(driver, id) {
+      await startCheckout(driver, id, { lifetimeMs: 2.5 * OUTCOME_POLL_MS });
+      await driver.signal('paymentAttempted', [1]);
+    },
+    result: 'completed',
+  },
+  {
+    workflowType: 'checkoutLifetime',
+    name: 'attempt-outcome-update',
+    what: 'attempt 1 is pending when handed over; the return page\'s attemptOutcome update asks again and is answered succeeded',
+    objectId: 'chk_rec_update',
+    script: { settle: ['pending', 'succeeded'] },
+    async drive(driver, id) {
+      await startCheckout(driver, id);
+      await attempt(driver, 1);
+      const answer = await driver.update('attemptOutcome', [1]);
+      if (answer !== 'succeeded') throw new Error(`attemptOutcome answered ${JSON.stringify(answer)}, not "succeeded"`);
+    },
+    result: 'completed',
+  },
+  {
+    workflowType: 'checkoutLifetime',
+    name: 'restarted-attempt-in-flight',
+    what: 'started again at boot with an attempt at the processor (attemptInFlight): asked about at once, approved',
+    objectId: 'chk_rec_restarted',
+    script: { settle: ['succeeded'] },
+    async drive(driver, id) {
+      await startCheckout(driver, id, { attemptInFlight: 1 });
+    },
+    result: 'completed',
+  },
+  {
+    workflowType: 'webhookDelivery',
+    name: 'delivered-first-try',
+    what: 'the first attempt is answered 2xx',
+    objectId: 'whd_rec_first_try',
+    script: { answers: [true] },
+    async drive(driver, id) {
+      await driver.start(webhookDeliveryStart({ id, ...ACCOUNT }));
+    },
+    result: 'delivered',
+  },
+  {
+    workflowType: 'webhookDelivery',
+    name: 'retried-then-delivered',
+    what: 'two attempts fail; after the 1- and 5-minute waits the third is answered 2xx',
+    objectId: 'whd_rec_retried',
+    script: { answers: [false, false, true] },
+    async drive(driver, id) {
+      await driver.start(webhookDeliveryStart({ id, ...ACCOUNT }));
+    },
+    result: 'delivered',
+  },
+  {
+    workflowType: 'webhookDelivery',
+    name: 'retry-ladder-failed',
+    what: 'all seven attempts on the ladder fail: failWebhookDelivery, and the workflow ends failed',
+    objectId: 'whd_rec_failed',
+    script: { answers: Array<boolean>(WEBHOOK_MAX_ATTEMPTS).fill(false) },
+    async drive(driver, id) {
+      await driver.start(webhookDeliveryStart({ id, ...ACCOUNT }));
+    },
+    result: 'failed',
+  },
+  {
+    workflowType: 'webhookDelivery',
+    name: 'resumed-mid-ladder',
+    what: 'started again at boot after three failed attempts, 10 minutes before the fourth: waits, then delivered',
+    objectId: 'whd_rec_resumed',
+    script: { attemptsBefore: 3, answers: [true] },
+    async drive(driver, id) {
+      await driver.start(webhookDeliveryStart({ id, ...ACCOUNT }, { attemptsMade: 3, waitMs: 10 * 60 * 1000 }));
+    },
+    result: 'delivered',
+  },
+  {
+    workflowType: 'webhookResend',
+    name: 'one-attempt',
+    what: 'a re-send by hand: one attempt, answered 2xx',
+    objectId: 'whd_rec_resend',
+    script: { attemptsBefore: 7, answers: [true] },
+    async drive(driver, id) {
+      await driver.start(webhookResendStart({ id, ...ACCOUNT, attempt_count: 7 }));
+    },
+    result: true,
+  },
+];
+
+/** The file a scenario's history is kept in, relative to test/histories/. */
+export function historyFile(scenario: Pick<HistoryScenario, 'workflowType' | 'name'>): string {
+  return `${scenario.workflowType}/${scenario.name}.json`;
+}
+
+/** The workflow id a history was recorded under and is replayed with: the file without `.json`. */
+export function workflowIdOf(file: string): string {
+  return file.replace(/\.json$/, '');
+}
