@@ -1,5 +1,6 @@
-// The proto typings say Long for every 64-bit field; the engine builds plain objects with numbers
-// and hands them to protobufjs' fromObject, which converts them. These types allow exactly that.
+// The proto types the engine works with. The typings say Long for every 64-bit field; the engine
+// builds plain objects with numbers and hands them to protobufjs' fromObject, which converts them:
+// Loose allows exactly that.
 import { temporal, coresdk } from '@temporalio/proto';
 
 type Long = NonNullable<temporal.api.history.v1.IHistoryEvent['eventId']>;
@@ -14,6 +15,8 @@ export type Loose<T> = T extends Long
         ? { [K in keyof T]: Loose<T[K]> }
         : T;
 
+export type Payload = temporal.api.common.v1.IPayload;
+export type Command = coresdk.workflow_commands.IWorkflowCommand;
 export type FailureObject = Loose<temporal.api.failure.v1.IFailure>;
 export type JobObject = Loose<coresdk.workflow_activation.IWorkflowActivationJob>;
 export type EventObject = Loose<temporal.api.history.v1.IHistoryEvent>;

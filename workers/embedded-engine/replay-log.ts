@@ -1,5 +1,5 @@
 // The activations a run was given and how many commands each answered: an evicted run's sandbox
-// is rebuilt by giving a new one the same activations in order (see EmbeddedEngine.rehydrate).
+// is rebuilt by giving a new one the same activations in order (see WorkflowTasks.rehydrate).
 import { coresdk } from '@temporalio/proto';
 import { Reader, Writer } from 'protobufjs/minimal';
 import { appendPacked, unpackString } from './proto';

@@ -1,0 +1,82 @@
+// The workflows kept in the sandbox, as a Temporal worker's workflow cache keeps them: at most
+// maxCachedWorkflows, the least recently used evicted first, and a run going to sleep for long
+// evicted right after its task. An evicted run is rebuilt when it next has work
+// (WorkflowTasks.rehydrate).
+import type { BackgroundWork } from './background-work';
+import type { Clock } from './clock';
+import type { Run } from './run';
+
+/** A run whose next wake-up is at least this far off is evicted from the cache right away. */
+const LONG_SLEEP_MS = 60_000;
+
+export class WorkflowCache {
+  /** Open runs whose sandbox is alive, least recently used first. */
+  private readonly cached = new Set<Run>();
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly maxCachedWorkflows: number,
+    private readonly work: BackgroundWork,
+  ) {}
+
+  /**
+   * After a run's task (inside its turn): a run that will sleep long (only timers a minute or more
+   * away, or signals, to wait for) is evicted at once, while its sandbox is still young garbage and
+   * cheap to collect; the others are marked as just used.
+   */
+  async afterTask(run: Run): Promise<void> {
+    if (!run.open || run.workflow === undefined) return;
+    if (!this.sleepsLong(run)) {
+      this.touch(run);
+      return;
+    }
+    this.cached.delete(run);
+    await this.disposeSandbox(run);
+  }
+
+  /** Marks the run as just used; evicts the least recently used idle runs past the cache size. */
+  touch(run: Run): void {
+    if (!run.open) return;
+    this.cached.delete(run);
+    this.cached.add(run);
+    for (const oldest of this.cached) {
+      if (this.cached.size <= this.maxCachedWorkflows) break;
+      this.cached.delete(oldest);
+      this.evictWhenIdle(oldest);
+    }
+  }
+
+  /** The run closed: its sandbox goes once its turn comes. */
+  remove(run: Run): void {
+    this.cached.delete(run);
+    this.work.trackActivation(run.exclusive(() => this.disposeSandbox(run)));
+  }
+
+  async disposeSandbox(run: Run): Promise<void> {
+    const workflow = run.workflow;
+    run.workflow = undefined;
+    // A run that sleeps keeps its history and activations encoded until it wakes.
+    if (run.open) {
+      run.history.pack();
+      run.replay.pack();
+    }
+    await workflow?.dispose();
+  }
+
+  private sleepsLong(run: Run): boolean {
+    if (run.activities || run.children || run.inbox) return false;
+    const wakeAfter = this.clock.now() + LONG_SLEEP_MS;
+    for (const { timer } of run.timers?.values() ?? []) if (timer.dueAt < wakeAfter) return false;
+    return true;
+  }
+
+  private evictWhenIdle(run: Run): void {
+    this.work.trackActivation(
+      run.exclusive(async () => {
+        // Work arrived meanwhile: it keeps its sandbox (and is looked at again after its task).
+        if (run.drainScheduled || run.inbox || !run.open) return;
+        await this.disposeSandbox(run);
+      }),
+    );
+  }
+}
