@@ -17,6 +17,7 @@ import { errorPage } from './docs/error-page';
 import { referencePage } from './docs/reference-page';
 import { openApiDocument } from './openapi/document';
 import { checkoutPagesRouter } from './pages/checkout';
+import { paymentLinkPagesRouter } from './pages/payment-link';
 import { assetsRouter } from './pages/assets';
 import type { ApiState } from './platform/context';
 import { cors } from './platform/cors';
@@ -93,6 +94,7 @@ export function createApp(deps: AppDeps): App {
     pages.routes(),
     assetsRouter().routes(),
     checkoutPagesRouter({ db: deps.db, clock, config, log, workflows: deps.orchestration, processors, limiter }).routes(),
+    paymentLinkPagesRouter({ db: deps.db, clock, config, log, workflows: deps.orchestration, limiter }).routes(),
     // The sandbox processor's own pages (a live processor's pages live on its own site).
     sandboxRouter({ db: deps.db, clock }).routes(),
   ] as Middleware[]);

@@ -32,15 +32,16 @@ export type NewCheckout = Pick<CheckoutRow, 'id' | 'locale' | 'url' | 'success_u
 // The month's use, the Idempotency-Key with its answer, the payment and the checkout, in one
 // statement, atomic without a transaction: two round trips for the hottest write (the caller's
 // key, then this), and nothing half-written if it fails. The key is recorded only if the month
-// has room, and the payment only if the key was ours.
-const OPEN_CHECKOUT_SQL = `with usage as (${MONTHLY_USAGE_SQL}),
+// has room, and the payment only if the key was ours. A payer's checkout from a payment link has
+// no key (the page makes one checkout per press): `claim` is then the month's room alone.
+const openCheckoutSql = (claim: string) => `with usage as (${MONTHLY_USAGE_SQL}),
   room as (select 1 from usage where usage.used <= $15::bigint),
-  key_claim as (${claimKeySql(22, 'from room')}),
+  key_claim as (${claim}),
   payment as (
     insert into payments (id, account_id, mode, status, amount_cents, description, reference, customer_name, customer_email,
-      customer_phone, checkout_id, "order", created_at)
+      customer_phone, checkout_id, "order", created_at, payment_link_id)
     select $5::text, $1::text, $2::text, 'requires_payment_method', $6::bigint, $7::text, $8::text, $9::text, $10::text,
-      $11::text, $12::text, $13::json, $14::timestamptz
+      $11::text, $12::text, $13::json, $14::timestamptz, $22::text
     from key_claim
     returning 1
   ),
@@ -51,6 +52,8 @@ const OPEN_CHECKOUT_SQL = `with usage as (${MONTHLY_USAGE_SQL}),
     from payment
   )
   select usage.used as month_used_cents, exists (select 1 from room) as room, exists (select 1 from key_claim) as recorded from usage`;
+const OPEN_CHECKOUT_SQL = openCheckoutSql(claimKeySql(23, 'from room'));
+const OPEN_UNKEYED_CHECKOUT_SQL = openCheckoutSql('select 1 from room');
 
 export interface NewCheckoutRows {
   checkout: CheckoutRow;
@@ -78,14 +81,14 @@ export function newCheckoutRows(payment: NewPayment, checkout: NewCheckout): New
 }
 
 /**
- * Writes a new checkout with its payment and records the request's Idempotency-Key with its answer,
- * unless the month has already used more than `mostUsedCents` (domain/plans.ts: the payment would
- * take it past the limit): then nothing is written and the month's use comes back. Throws KeyTaken
- * if another request holds the key.
+ * Writes a new checkout with its payment and records the request's Idempotency-Key with its answer
+ * (`record`; null for a payment link's payer), unless the month has already used more than
+ * `mostUsedCents` (domain/plans.ts: the payment would take it past the limit): then nothing is
+ * written and the month's use comes back. Throws KeyTaken if another request holds the key.
  */
-export async function openCheckout(db: Knex | Knex.Transaction, rows: NewCheckoutRows, mostUsedCents: number, record: KeyRecord): Promise<{ limitReached: false } | { limitReached: true; usedCents: number }> {
+export async function openCheckout(db: Knex | Knex.Transaction, rows: NewCheckoutRows, mostUsedCents: number, record: KeyRecord | null): Promise<{ limitReached: false } | { limitReached: true; usedCents: number }> {
   const { checkout, payment } = rows;
-  const [row] = await sql<{ month_used_cents: number; room: boolean; recorded: boolean }>(db, OPEN_CHECKOUT_SQL, [
+  const [row] = await sql<{ month_used_cents: number; room: boolean; recorded: boolean }>(db, record === null ? OPEN_UNKEYED_CHECKOUT_SQL : OPEN_CHECKOUT_SQL, [
     ...monthlyUsageParams(payment.account_id, payment.mode, payment.created_at),
     payment.id,
     payment.amount_cents,
@@ -104,11 +107,12 @@ export async function openCheckout(db: Knex | Knex.Transaction, rows: NewCheckou
     checkout.cancel_url,
     checkout.save_card,
     checkout.expires_at,
-    ...claimParams(record.key, randomUUID(), record.answer),
+    payment.payment_link_id,
+    ...(record === null ? [] : claimParams(record.key, randomUUID(), record.answer)),
   ]);
   const { month_used_cents: usedCents, room, recorded } = row as { month_used_cents: number; room: boolean; recorded: boolean };
   if (!room) return { limitReached: true, usedCents };
-  if (!recorded) throw new KeyTaken(record.key.scope);
+  if (record !== null && !recorded) throw new KeyTaken(record.key.scope);
   return { limitReached: false };
 }
 

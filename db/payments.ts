@@ -51,6 +51,8 @@ export interface NewPayment {
   reference: string | null;
   customer: { name: string; email: string; phone: string | null } | null;
   checkoutId: string;
+  /** The payment link whose payer this payment is, if any. */
+  paymentLinkId?: string | null;
   order: Order | null;
   now: Date;
 }
@@ -79,7 +81,7 @@ export function newPaymentRow(payment: NewPayment): PaymentRow {
     refunded_cents: 0,
     failure_message: null,
     failure_code: null,
-    payment_link_id: null,
+    payment_link_id: payment.paymentLinkId ?? null,
     saved_card_id: null,
     invoice_id: null,
     checkout_id: payment.checkoutId,

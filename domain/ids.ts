@@ -22,6 +22,7 @@ export const ID_PREFIXES = {
   meter: 'mtr',
   webhookEndpoint: 'we',
   webhookDelivery: 'whd',
+  paymentLink: 'plink',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -3,7 +3,7 @@
 // that hands the customer to the processor's page. Server-rendered forms: no JavaScript needed.
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { accountRefusal } from '../../domain/account-rules';
 import { looksLikeCardNumber, SCHEME_NAMES } from '../../domain/card';
 import { checkoutClosure } from '../../domain/checkout-rules';
@@ -17,11 +17,11 @@ import { findPayment, type PaymentRow } from '../../db/payments';
 import { awaitAttemptOutcome } from '../../services/checkouts/lifetime';
 import { payCheckout } from '../../services/checkouts/pay';
 import type { ProcessorServiceDeps } from '../../services/context';
-import { escapeHtml, htmlDocument, stylesheet } from '../../web/html';
-import { FONT_FACE_CSS, SCRIPT_FONT_FAMILIES } from './assets';
+import { escapeHtml } from '../../web/html';
 import { createCsrf, CSRF_FIELD } from './csrf';
 import { readForm } from '../../web/form';
-import { declineKey, LANGUAGE_NAMES, say, type MessageKey } from './messages';
+import { localePrefix, messageBody, orderSummary, pageLimiter, renderPage } from './hosted-page';
+import { declineKey, say, type MessageKey } from './messages';
 
 export interface CheckoutPagesDeps extends ProcessorServiceDeps {
   /** The API's limiter: each page has the same per-address budget as each API endpoint. */
@@ -46,54 +46,6 @@ interface FormState {
   reason?: Reason;
 }
 
-const PAGE_STYLE = stylesheet(`${FONT_FACE_CSS}
-body{font:17px/1.5 ${SCRIPT_FONT_FAMILIES},system-ui,sans-serif;margin:0;background:#f6f7f9;color:#16181d}
-main{max-width:32rem;margin:0 auto;padding:1rem}
-.panel{background:#fff;border:1px solid #c5cad3;border-radius:10px;padding:1rem;margin-top:1rem}
-.test{background:#fff4ce;border:1px solid #7a5d00;border-radius:6px;padding:.4rem .6rem;margin:0}
-nav ul{list-style:none;display:flex;gap:1rem;padding:0;margin:.5rem 0}
-table{width:100%;border-collapse:collapse}th,td{padding:.35rem 0;text-align:left;vertical-align:top}
-td.num,th.num{text-align:right}tfoot th,tfoot td{border-top:2px solid #16181d;font-weight:700}
-label{display:block;margin-top:.8rem;font-weight:600}
-input[type=text],input[type=email],input[type=tel]{font:inherit;width:100%;box-sizing:border-box;padding:.6rem;border:1px solid #5c6370;border-radius:6px}
-.consent{display:flex;gap:.6rem;align-items:flex-start;font-weight:400}.consent input{width:1.3rem;height:1.3rem;margin-top:.2rem}
-.hint{color:#454b55;font-size:.9rem;margin:.2rem 0 0}
-.problem{color:#8c1c13;font-weight:600;margin:.2rem 0 0}
-[role=alert]{background:#fdecea;border:1px solid #8c1c13;color:#8c1c13;border-radius:6px;padding:.6rem}
-button{font:inherit;font-weight:700;width:100%;margin-top:1rem;padding:.8rem;border:0;border-radius:8px;background:#0b57d0;color:#fff;cursor:pointer}
-a{color:#0b57d0}
-:focus-visible{outline:3px solid #16181d;outline-offset:2px}`);
-
-function layout(locale: Locale, path: (l: Locale) => string, title: string, body: string, testMode: boolean): string {
-  const languages = (['en', 'si', 'ta'] as const)
-    .map((l) => (l === locale ? `<li><span aria-current="page">${LANGUAGE_NAMES[l]}</span></li>` : `<li><a href="${escapeHtml(path(l))}" lang="${l}" hreflang="${l}">${LANGUAGE_NAMES[l]}</a></li>`))
-    .join('');
-  const main = `<main>
-${testMode ? `<p class="test">${escapeHtml(say(locale, 'testMode'))}</p>` : ''}
-<nav aria-label="${escapeHtml(say(locale, 'language'))}"><ul>${languages}</ul></nav>
-${body}
-</main>`;
-  return htmlDocument(locale, title, PAGE_STYLE, main);
-}
-
-function orderSummary(locale: Locale, payment: PaymentRow): string {
-  const amount = formatRupees(centsFromDb(payment.amount_cents));
-  const rows = payment.order
-    ? payment.order.lines
-        .map((line) => `<tr><td>${escapeHtml(line.name)}${line.description ? `<br><span class="hint">${escapeHtml(line.description)}</span>` : ''}</td><td class="num">${line.quantity}</td><td class="num">${escapeHtml(formatRupees(line.amountCents))}</td></tr>`)
-        .join('')
-    : `<tr><td>${escapeHtml(payment.description)}</td><td class="num">1</td><td class="num">${escapeHtml(amount)}</td></tr>`;
-  return `<section class="panel" aria-labelledby="summary-title">
-<h2 id="summary-title">${escapeHtml(say(locale, 'orderSummary'))}</h2>
-<table>
-<thead><tr><th scope="col">${escapeHtml(say(locale, 'item'))}</th><th scope="col" class="num">${escapeHtml(say(locale, 'quantity'))}</th><th scope="col" class="num">${escapeHtml(say(locale, 'amount'))}</th></tr></thead>
-<tbody>${rows}</tbody>
-<tfoot><tr><th scope="row" colspan="2">${escapeHtml(say(locale, 'total'))}</th><td class="num">${escapeHtml(amount)}</td></tr></tfoot>
-</table>
-${payment.reference ? `<p class="hint">${escapeHtml(say(locale, 'reference'))}: ${escapeHtml(payment.reference)}</p>` : ''}
-</section>`;
-}
-
 function field(locale: Locale, name: 'name' | 'email' | 'phone', type: string, autocomplete: string, state: FormState, required: boolean): string {
   const problem = state.problems[name];
   const described = [name === 'phone' ? 'phone-hint' : '', problem ? `${name}-problem` : ''].filter(Boolean).join(' ');
@@ -107,8 +59,7 @@ export function checkoutPagesRouter(deps: CheckoutPagesDeps): Router {
   const { db, clock } = deps;
   const router = new Router({ strict: true, sensitive: true });
   const csrf = createCsrf(deps.config);
-  const prefix = (locale: Locale) => (locale === 'en' ? '' : `/${locale}`);
-  const pagePath = (locale: Locale, id: string) => `${prefix(locale)}/checkout/${id}`;
+  const pagePath = (locale: Locale, id: string) => `${localePrefix(locale)}/checkout/${id}`;
 
   const load = async (id: string): Promise<View | undefined> => {
     if (!ID.test(id)) return undefined;
@@ -120,18 +71,14 @@ export function checkoutPagesRouter(deps: CheckoutPagesDeps): Router {
   };
 
   const render = (ctx: Context, locale: Locale, view: View | undefined, status: number, title: string, body: string, reason?: Reason) => {
-    ctx.status = status;
-    ctx.type = 'html';
-    ctx.set('Cache-Control', 'no-store');
-    if (reason) ctx.set('X-Kasi-Reason', reason);
     const id = view?.checkout.id ?? String(ctx.params.id);
-    ctx.body = layout(locale, (l) => pagePath(l, id), title, body, view?.checkout.mode === 'test');
+    renderPage(ctx, { locale, status, title, body, reason, path: (l) => pagePath(l, id), testMode: view?.checkout.mode === 'test' });
   };
 
   const message = (ctx: Context, locale: Locale, view: View | undefined, status: number, titleKey: MessageKey, textKey: MessageKey | null, reason?: Reason) => {
     const values: Record<string, string> = view ? { merchant: view.merchant } : {};
     const title = say(locale, titleKey, values);
-    render(ctx, locale, view, status, title, `<section class="panel"><h1 data-reason="${reason ?? ''}">${escapeHtml(title)}</h1>${textKey ? `<p>${escapeHtml(say(locale, textKey, values))}</p>` : ''}</section>`, reason);
+    render(ctx, locale, view, status, title, messageBody(title, textKey ? say(locale, textKey, values) : null, reason), reason);
   };
 
   const receipt = (ctx: Context, locale: Locale, view: View) => {
@@ -280,26 +227,13 @@ ${cancel}`, state.reason);
     ctx.redirect(pagePath(locale, view.checkout.id));
   };
 
-  /**
-   * Counts the request against its address and page (`bucket`, the same in every language), as the
-   * API counts its endpoints; past the budget, a page in the shopper's language and Retry-After.
-   */
-  const limited = (bucket: string, handler: (ctx: Context, locale: Locale) => Promise<void>) => async (ctx: Context, locale: Locale) => {
-    try {
-      await deps.limiter.consume(`${ctx.ip} ${bucket}`);
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      ctx.set('Retry-After', String(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000))));
-      return message(ctx, locale, undefined, 429, 'tooManyRequests', null);
-    }
-    return handler(ctx, locale);
-  };
+  const limited = pageLimiter(deps.limiter, (ctx, locale) => message(ctx, locale, undefined, 429, 'tooManyRequests', null));
   const pages = { show: limited('page GET /checkout/:id', show), pay: limited('page POST /checkout/:id/pay', pay), returned: limited('page GET /checkout/:id/return', returned) };
 
   for (const locale of ['en', 'si', 'ta'] as const) {
-    router.get(`${prefix(locale)}/checkout/:id`, (ctx) => pages.show(ctx, locale));
-    router.post(`${prefix(locale)}/checkout/:id/pay`, (ctx) => pages.pay(ctx, locale));
-    router.get(`${prefix(locale)}/checkout/:id/return`, (ctx) => pages.returned(ctx, locale));
+    router.get(`${localePrefix(locale)}/checkout/:id`, (ctx) => pages.show(ctx, locale));
+    router.post(`${localePrefix(locale)}/checkout/:id/pay`, (ctx) => pages.pay(ctx, locale));
+    router.get(`${localePrefix(locale)}/checkout/:id/return`, (ctx) => pages.returned(ctx, locale));
   }
   return router;
 }

@@ -1,6 +1,6 @@
-// Every visible string of the hosted checkout pages, in English, Sinhala and Tamil. `{name}`
-// placeholders are filled (and escaped) by `say`. The English labels Name, Email, Phone and
-// "Save this card" are a contract (DESIGN.md): browser tests find elements by them.
+// Every visible string of the hosted pages (checkouts, payment links), in English, Sinhala and
+// Tamil. `{name}` placeholders are filled (and escaped) by `say`. The English labels Name, Email,
+// Phone and "Save this card" are a contract (DESIGN.md): browser tests find elements by them.
 import type { Locale } from '../../domain/locale';
 import type { DeclineCode } from '../../processor/port';
 
@@ -48,6 +48,12 @@ const en = {
   limitReached: '{merchant} cannot take this payment this month.',
   suspended: '{merchant} cannot take payments right now.',
   pageChanged: 'This page was out of date, so nothing was sent. Check your details and press Pay again.',
+  linkContinue: 'Continue to payment',
+  linkHint: 'Next you enter your details, then your card on the card processor\'s secure page.',
+  linkInactiveTitle: 'This payment link is turned off',
+  linkInactiveText: 'Ask {merchant} for another way to pay.',
+  linkNotFoundTitle: 'Payment link not found',
+  linkPageChanged: 'This page was out of date, so nothing was sent. Press Continue to payment again.',
 };
 export type MessageKey = keyof typeof en;
 type Messages = Record<MessageKey, string>;
@@ -96,6 +102,12 @@ const si: Messages = {
   limitReached: '{merchant} හට මෙම මාසයේ මෙම ගෙවීම ලබා ගත නොහැක.',
   suspended: '{merchant} හට මේ මොහොතේ ගෙවීම් ලබා ගත නොහැක.',
   pageChanged: 'මෙම පිටුව යාවත්කාලීන නොවූ බැවින් කිසිවක් යවා නැත. ඔබේ විස්තර පරීක්ෂා කර නැවත ගෙවන්න ඔබන්න.',
+  linkContinue: 'ගෙවීමට ඉදිරියට යන්න',
+  linkHint: 'ඊළඟට ඔබේ විස්තර ද, පසුව කාඩ් සැකසුම්කරුගේ ආරක්ෂිත පිටුවේ ඔබේ කාඩ්පත ද ඇතුළත් කරන්න.',
+  linkInactiveTitle: 'මෙම ගෙවීම් සබැඳිය අක්‍රිය කර ඇත',
+  linkInactiveText: 'ගෙවීමට වෙනත් ක්‍රමයක් සඳහා {merchant} අමතන්න.',
+  linkNotFoundTitle: 'ගෙවීම් සබැඳිය හමු නොවීය',
+  linkPageChanged: 'මෙම පිටුව යාවත්කාලීන නොවූ බැවින් කිසිවක් යවා නැත. නැවත ගෙවීමට ඉදිරියට යන්න ඔබන්න.',
 };
 
 const ta: Messages = {
@@ -142,6 +154,12 @@ const ta: Messages = {
   limitReached: '{merchant} இந்த மாதம் இந்தக் கட்டணத்தை ஏற்க முடியாது.',
   suspended: '{merchant} இப்போது கட்டணங்களை ஏற்க முடியாது.',
   pageChanged: 'இந்தப் பக்கம் பழையதாக இருந்ததால் எதுவும் அனுப்பப்படவில்லை. உங்கள் விவரங்களைச் சரிபார்த்து மீண்டும் செலுத்து என்பதை அழுத்தவும்.',
+  linkContinue: 'கட்டணத்துக்குத் தொடரவும்',
+  linkHint: 'அடுத்து உங்கள் விவரங்களையும், பின்னர் அட்டை செயலாக்குநரின் பாதுகாப்பான பக்கத்தில் உங்கள் அட்டையையும் உள்ளிடுவீர்கள்.',
+  linkInactiveTitle: 'இந்தக் கட்டண இணைப்பு முடக்கப்பட்டுள்ளது',
+  linkInactiveText: 'செலுத்த வேறு வழிக்கு {merchant} ஐக் கேளுங்கள்.',
+  linkNotFoundTitle: 'கட்டண இணைப்பு கிடைக்கவில்லை',
+  linkPageChanged: 'இந்தப் பக்கம் பழையதாக இருந்ததால் எதுவும் அனுப்பப்படவில்லை. கட்டணத்துக்குத் தொடரவும் என்பதை மீண்டும் அழுத்தவும்.',
 };
 
 export const MESSAGES: Record<Locale, Messages> = { en, si, ta };

@@ -6,11 +6,12 @@ import { checkoutRoutes } from './checkouts';
 import { customerRoutes } from './customers';
 import { openApiRoute } from './openapi';
 import { paymentRoutes } from './payments';
+import { paymentLinkRoutes } from './payment-links';
 import { eventRoutes } from './events';
 import { webhookEndpointRoutes } from './webhook-endpoints';
 
 export function apiRoutes(config: Config): RouteSpec[] {
-  const routes: RouteSpec[] = [...accountRoutes, ...customerRoutes, ...checkoutRoutes, ...paymentRoutes, ...eventRoutes, ...webhookEndpointRoutes];
+  const routes: RouteSpec[] = [...accountRoutes, ...customerRoutes, ...checkoutRoutes, ...paymentRoutes, ...paymentLinkRoutes, ...eventRoutes, ...webhookEndpointRoutes];
   routes.push(openApiRoute(() => routes, config.publicBaseUrl));
   return routes;
 }

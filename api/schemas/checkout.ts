@@ -5,7 +5,7 @@ import { localeSchema } from './customer';
 import { modeSchema, named, nullable, object, timestampSchema } from './json-schema';
 import { paymentSchema } from './payment';
 
-const returnUrl = {
+export const returnUrlSchema = {
   type: 'string',
   minLength: 1,
   maxLength: 2000,
@@ -13,7 +13,8 @@ const returnUrl = {
   description: 'https, http on localhost, or an app URL scheme (myapp://...); never javascript:, data: and the like.',
 };
 
-export const checkoutCreateSchema = object({
+/** What is bought, a checkout's and a payment link's alike: a fixed amount, or line items. */
+export const purchaseProperties = {
   amountCents: {
     type: 'integer',
     minimum: PAYMENT_MIN_CENTS,
@@ -37,6 +38,17 @@ export const checkoutCreateSchema = object({
       ['name', 'unitAmountCents', 'quantity'],
     ),
   },
+};
+
+/** `lineItems`, or `amountCents` with a `description`; never both. */
+export const purchaseRule = {
+  dependentSchemas: { amountCents: { properties: { lineItems: false } } },
+  if: { required: ['lineItems'] },
+  else: { required: ['amountCents', 'description'] },
+};
+
+export const checkoutCreateSchema = object({
+  ...purchaseProperties,
   locale: { ...localeSchema, default: 'en' },
   reference: { type: 'string', maxLength: 64 },
   customer: object(
@@ -47,14 +59,11 @@ export const checkoutCreateSchema = object({
     },
     ['name', 'email'],
   ),
-  successUrl: returnUrl,
-  cancelUrl: returnUrl,
+  successUrl: returnUrlSchema,
+  cancelUrl: returnUrlSchema,
   saveCard: { type: 'boolean', default: false },
 }, [], {
-  // What is paid for: `lineItems`, or `amountCents` with a `description`; never both.
-  dependentSchemas: { amountCents: { properties: { lineItems: false } } },
-  if: { required: ['lineItems'] },
-  else: { required: ['amountCents', 'description'] },
+  ...purchaseRule,
   examples: [
     { amountCents: 350000, description: 'Tea for two', reference: 'order-1001' },
     { lineItems: [{ name: 'Ceylon tea', description: '250 g', unitAmountCents: 120000, quantity: 2 }], locale: 'si', successUrl: 'https://shop.example/paid' },

@@ -8,6 +8,7 @@ import * as webhooks from './004-webhooks';
 import * as paymentIndexes from './005-payment-indexes';
 import * as keyChanges from './006-key-changes';
 import * as installation from './007-installation';
+import * as paymentLinks from './010-payment-links';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -22,6 +23,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['005-payment-indexes', paymentIndexes],
   ['006-key-changes', keyChanges],
   ['007-installation', installation],
+  ['010-payment-links', paymentLinks],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

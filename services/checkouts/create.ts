@@ -34,7 +34,7 @@ export interface CreatedCheckout extends NewCheckoutRows {
  * The amount and description the payment takes, from `lineItems` or from `amountCents` (the schema
  * has made sure exactly one is sent, `amountCents` in range and with a description).
  */
-function amountOf(input: CheckoutInput) {
+function amountOf(input: Pick<CheckoutInput, 'amountCents' | 'description' | 'lineItems'>) {
   if (input.lineItems !== undefined) {
     const order = orderFromLineItems(input.lineItems);
     if (!amountInRange(order.totalCents)) {
@@ -48,23 +48,39 @@ function amountOf(input: CheckoutInput) {
 }
 
 /**
- * Opens the checkout unless the month has no room for its payment (`monthly_limit_reached`). The
- * write records `key` with the answer, so a retry with the same key replays it.
+ * What is bought, checked where JSON Schema cannot (the line items' total, the return URLs, saved
+ * cards on for a live offer to keep the card): a checkout's, and a payment link's for its payers.
  */
-export async function createCheckout(ctx: ServiceContext, scope: AccountScope, input: CheckoutInput, key: KeyToRecord): Promise<CreatedCheckout> {
-  const { amountCents, description, order } = amountOf(input);
-  // The schema's pattern admits only numbers the normaliser reads.
-  const phone = input.customer?.phone === undefined ? null : normaliseSriLankanPhone(input.customer.phone)!;
+export function checkedPurchase(scope: AccountScope, input: Omit<CheckoutInput, 'customer'>): ReturnType<typeof amountOf> {
+  const purchase = amountOf(input);
   const fields: FieldError[] = [];
   for (const name of ['successUrl', 'cancelUrl'] as const) {
     const problem = input[name] === undefined ? null : returnUrlProblem(input[name]);
     if (problem !== null) fields.push({ path: name, message: problem });
   }
   if (fields.length > 0) throw new ApiError('VALIDATION_FAILED', 'The body is not valid.', { fields });
-  const { account, mode } = scope;
-  if (input.saveCard === true && mode === 'live' && !account.savedCards) {
+  if (input.saveCard === true && scope.mode === 'live' && !scope.account.savedCards) {
     throw new ApiError('saved_cards_off', 'Saved cards are off for this account: a live checkout cannot offer to keep the card.');
   }
+  return purchase;
+}
+
+/**
+ * Opens the checkout unless the month has no room for its payment (`monthly_limit_reached`). The
+ * write records `key` with the answer, so a retry with the same key replays it; a payment link's
+ * payer has no key, and their payment carries `paymentLinkId`.
+ */
+export async function createCheckout(
+  ctx: ServiceContext,
+  scope: AccountScope,
+  input: CheckoutInput,
+  key: KeyToRecord | null,
+  paymentLinkId: string | null = null,
+): Promise<CreatedCheckout> {
+  const { amountCents, description, order } = checkedPurchase(scope, input);
+  // The schema's pattern admits only numbers the normaliser reads.
+  const phone = input.customer?.phone === undefined ? null : normaliseSriLankanPhone(input.customer.phone)!;
+  const { account, mode } = scope;
   const now = ctx.clock.now();
   const plan = planOf(ctx.config.plans, account.plan);
   const checkoutId = newId('checkout', now.getTime());
@@ -79,6 +95,7 @@ export async function createCheckout(ctx: ServiceContext, scope: AccountScope, i
       reference: input.reference ?? null,
       customer: input.customer ? { name: input.customer.name, email: input.customer.email, phone } : null,
       checkoutId,
+      paymentLinkId,
       order,
       now,
     },
@@ -95,7 +112,7 @@ export async function createCheckout(ctx: ServiceContext, scope: AccountScope, i
   // The answer is recorded with the key in the write itself, so it is made first.
   const view = checkoutView(rows.checkout, rows.payment);
   const json = JSON.stringify(view);
-  const opened = await openCheckout(ctx.db, rows, mostUsedForPayment(plan, amountCents), { key, answer: { status: 201, json } });
+  const opened = await openCheckout(ctx.db, rows, mostUsedForPayment(plan, amountCents), key === null ? null : { key, answer: { status: 201, json } });
   if (opened.limitReached) throw monthlyLimitReached(account.plan, plan, opened.usedCents);
   const { checkout } = rows;
   ctx.afterCommit(async () => {
