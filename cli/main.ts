@@ -2,9 +2,12 @@
 // PostgreSQL under KASI_DATA_DIR: the running server's if there is one), so both see the same
 // data. Output shapes with --json are a fixed contract (DESIGN.md).
 import { parseArgs } from 'node:util';
+import pino from 'pino';
 import { loadConfig, type Config } from '../config';
 import { openDatabase, type Database } from '../db/connection';
 import { checkSecretKey, serverWebhookLoopbackRule } from '../db/installation';
+import { systemClock } from '../domain/clock';
+import type { OrchestrationPort } from '../orchestration';
 import { commands, UsageError } from './commands';
 
 const USAGE = `usage: kasi <command> [--json]
@@ -22,6 +25,14 @@ const USAGE = `usage: kasi <command> [--json]
   kasi webhook attempts <endpointId>
   kasi webhook ping <endpointId>
 `;
+
+/**
+ * The CLI starts no workflows: the services it calls ask for none (`kasi webhook ping` makes its
+ * attempt itself, to print it). Should one ever ask, the command's after-commit effect fails with
+ * this, on stderr.
+ */
+const refuse = (): Promise<never> => Promise.reject(new Error('the kasi CLI starts no workflows'));
+const NO_WORKFLOWS: OrchestrationPort = { engine: 'embedded', start: refuse, signal: refuse, signalWithStart: refuse, query: refuse, update: refuse, cancel: refuse, describe: refuse };
 
 const COMMON_OPTIONS = {
   json: { type: 'boolean', default: false },
@@ -66,14 +77,16 @@ async function main(argv: string[]): Promise<number> {
     // seals no secret, so it needs no key.
     const migrating = group === 'migrate';
     db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 2, migrate: !migrating });
-    const now = new Date();
     if (!migrating) {
       // The CLI seals webhook secrets the server opens: one key, and the server's loopback rule.
-      await checkSecretKey(db.knex, config.secretKey(), now);
+      await checkSecretKey(db.knex, config.secretKey(), systemClock.now());
       const loopback = await serverWebhookLoopbackRule(db.knex);
       if (loopback !== undefined) config = { ...config, webhookAllowLoopback: loopback };
     }
-    const out = await command({ db: db.knex, config, args: group === 'migrate' ? [verb, ...args].filter((a): a is string => !!a) : args, options: values, now });
+    // stdout is the command's answer: only errors are logged, to stderr.
+    const log = pino({ level: 'error' }, pino.destination({ dest: 2, sync: true }));
+    const deps = { db: db.knex, clock: systemClock, config, workflows: NO_WORKFLOWS, log };
+    const out = await command({ deps, args: group === 'migrate' ? [verb, ...args].filter((a): a is string => !!a) : args, options: values });
     process.stdout.write(values.json ? `${JSON.stringify(out.json)}\n` : `${out.text}\n`);
     if (out.failure === undefined) return 0;
     process.stderr.write(`kasi: ${out.failure}\n`);

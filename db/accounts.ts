@@ -1,4 +1,5 @@
-// Merchant accounts: status, plan, saved cards and live activation.
+// Merchant accounts: status, plan, saved cards and live activation (the public object is
+// views/account.ts; the rules of its standing, domain/account-rules.ts).
 import type { Knex } from 'knex';
 
 export const ACCOUNT_STATUSES = ['not_activated', 'active', 'suspended'] as const;
@@ -38,12 +39,7 @@ export function accountFromRow(row: AccountRow): AccountRecord {
   };
 }
 
-/** Live payments are open once the account is activated and while it stays active. */
-export function livePaymentsOpen(account: AccountRecord): boolean {
-  return account.status === 'active' && account.liveActivatedAt !== null;
-}
-
-export async function findAccount(db: Knex, id: string): Promise<AccountRecord | null> {
+export async function findAccount(db: Knex | Knex.Transaction, id: string): Promise<AccountRecord | null> {
   const row = (await db('accounts').select(ACCOUNT_COLUMNS).where({ id }).first()) as AccountRow | undefined;
   return row ? accountFromRow(row) : null;
 }
@@ -58,7 +54,7 @@ export interface AccountChanges {
  * Applies operator changes. Making an account `active` is its live activation: the first time
  * sets `liveActivatedAt`, which later suspensions and reactivations keep.
  */
-export async function updateAccount(db: Knex, id: string, changes: AccountChanges, now: Date): Promise<AccountRecord | null> {
+export async function updateAccount(db: Knex | Knex.Transaction, id: string, changes: AccountChanges, now: Date): Promise<AccountRecord | null> {
   const patch: Record<string, unknown> = { updated_at: now };
   if (changes.status !== undefined) patch.status = changes.status;
   if (changes.status === 'active') patch.live_activated_at = db.raw('coalesce(live_activated_at, ?)', [now]);
@@ -66,19 +62,4 @@ export async function updateAccount(db: Knex, id: string, changes: AccountChange
   if (changes.savedCards !== undefined) patch.saved_cards = changes.savedCards;
   const [row] = (await db('accounts').where({ id }).update(patch).returning(ACCOUNT_COLUMNS)) as AccountRow[];
   return row ? accountFromRow(row) : null;
-}
-
-/** The account as the CLI prints it; GET /v1/account adds the mode's monthly-limit use. */
-export function accountView(account: AccountRecord) {
-  return {
-    object: 'account' as const,
-    id: account.id,
-    name: account.name,
-    status: account.status,
-    plan: account.plan,
-    savedCards: account.savedCards,
-    livePaymentsOpen: livePaymentsOpen(account),
-    liveActivatedAt: account.liveActivatedAt?.toISOString() ?? null,
-    createdAt: account.createdAt.toISOString(),
-  };
 }

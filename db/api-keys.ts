@@ -90,27 +90,11 @@ export async function findActiveKey(db: Knex, keyHash: string, now: Date): Promi
 }
 
 /** Revokes by id or by the key itself; revoking twice keeps the first revocation time. */
-export async function revokeApiKey(db: Knex, keyOrId: string, now: Date): Promise<ApiKeyRecord | null> {
+export async function revokeKey(db: Knex | Knex.Transaction, keyOrId: string, now: Date): Promise<ApiKeyRecord | null> {
   const where = keyOrId.startsWith('key_') ? { id: keyOrId } : { key_hash: hashKey(keyOrId) };
   const [row] = (await db('api_keys')
     .where(where)
     .update({ revoked_at: db.raw('coalesce(revoked_at, ?)', [now]) })
     .returning(KEY_COLUMNS)) as ApiKeyRow[];
   return row ? keyFromRow(row) : null;
-}
-
-/** The key record as the CLI shows it: never the key itself. */
-export function apiKeyView(record: ApiKeyRecord) {
-  return {
-    object: 'api_key',
-    id: record.id,
-    accountId: record.accountId,
-    kind: record.kind,
-    mode: record.mode,
-    permissions: record.permissions,
-    hint: record.hint,
-    expiresAt: record.expiresAt?.toISOString() ?? null,
-    revokedAt: record.revokedAt?.toISOString() ?? null,
-    createdAt: record.createdAt.toISOString(),
-  };
 }

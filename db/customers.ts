@@ -55,18 +55,3 @@ export function customersQuery(db: Knex | Knex.Transaction, scope: { accountId: 
   const query = db<CustomerRow>('customers').where({ account_id: scope.accountId, mode: scope.mode });
   return email === undefined ? query : query.whereRaw('lower(email) = lower(?)', [email]);
 }
-
-export function customerView(row: CustomerRow) {
-  return {
-    object: 'customer' as const,
-    id: row.id,
-    mode: row.mode,
-    email: row.email,
-    name: row.name,
-    phone: row.phone,
-    locale: row.locale,
-    defaultCardId: row.default_card_id,
-    creditBalanceCents: row.credit_balance_cents,
-    createdAt: row.created_at.toISOString(),
-  };
-}

@@ -1,5 +1,6 @@
-// Events: the envelope {id, object:'event', type, mode, created, data}, identical in webhooks and
-// in GET /v1/events. Record them inside the transaction of the change they describe.
+// Events, the outbox of webhooks: recorded inside the transaction of the change they describe,
+// turned into deliveries by the dispatcher (services/webhook-deliveries/dispatch.ts), and listed by
+// GET /v1/events. Their public form is views/event.ts.
 import type { Knex } from 'knex';
 import { newId } from '../crypto/ids';
 import type { Mode } from '../domain/api-keys';
@@ -17,23 +18,11 @@ export interface EventRow {
   created_at: Date;
 }
 
-export interface EventEnvelope {
-  id: string;
-  object: 'event';
-  type: PublicEventType;
-  mode: Mode;
-  created: string;
-  data: unknown;
-}
-
-export function eventView(row: EventRow): EventEnvelope {
-  return { id: row.id, object: 'event', type: row.type, mode: row.mode, created: row.created_at.toISOString(), data: row.data };
-}
-
+/** Records the event in `trx`, the transaction of the change it describes. */
 export async function recordEvent(
   trx: Knex.Transaction,
   input: { accountId: string; mode: Mode; type: PublicEventType; data: unknown; now: Date },
-): Promise<EventEnvelope> {
+): Promise<EventRow> {
   const row: EventRow = {
     id: newId('event', input.now.getTime()),
     account_id: input.accountId,
@@ -45,5 +34,29 @@ export async function recordEvent(
   await trx('events').insert({ ...row, data: JSON.stringify(input.data) });
   // Wakes the webhook dispatchers when the transaction commits (no-op if it rolls back).
   await trx.raw(`select pg_notify('${EVENTS_CHANNEL}', '')`);
-  return eventView(row);
+  return row;
+}
+
+/** An account's events of one mode, narrowed to a type and to those created since a time. */
+export function eventsQuery(
+  db: Knex | Knex.Transaction,
+  scope: { accountId: string; mode: Mode },
+  filters: { type?: string; since?: Date },
+): Knex.QueryBuilder {
+  const rows = db<EventRow>('events').where({ account_id: scope.accountId, mode: scope.mode });
+  if (filters.type !== undefined) void rows.where('type', filters.type);
+  if (filters.since !== undefined) void rows.where('created_at', '>=', filters.since);
+  return rows;
+}
+
+/**
+ * Up to `limit` events not yet dispatched, oldest first, locked for `trx`: rows another dispatcher
+ * holds are skipped, so dispatchers on several processes never take the same event.
+ */
+export async function lockUndispatchedEvents(trx: Knex.Transaction, limit: number): Promise<EventRow[]> {
+  return (await trx('events').whereNull('dispatched_at').orderBy('id').limit(limit).forUpdate().skipLocked()) as EventRow[];
+}
+
+export async function markEventsDispatched(trx: Knex.Transaction, ids: readonly string[], now: Date): Promise<void> {
+  await trx('events').whereIn('id', ids).update({ dispatched_at: now });
 }

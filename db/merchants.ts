@@ -1,18 +1,16 @@
 // A new merchant: the account and its first keys, made together or not at all.
 import type { Knex } from 'knex';
 import { newId } from '../crypto/ids';
-import { KEY_KINDS, MODES, type KeyKind, type Mode } from '../domain/api-keys';
+import { KEY_KINDS, KIND_PREFIX, MODES, type Mode } from '../domain/api-keys';
 import { DEFAULT_PLAN } from '../domain/plans';
 import { ACCOUNT_COLUMNS, accountFromRow, type AccountRecord, type AccountRow } from './accounts';
 import { createApiKey } from './api-keys';
 
 export type MerchantKeys = Record<`${'sk' | 'pk' | 'ak'}_${Mode}`, string>;
 
-const SHORT: Record<KeyKind, 'sk' | 'pk' | 'ak'> = { secret: 'sk', publishable: 'pk', agent: 'ak' };
-
 /** A new merchant: the account (not yet activated for live) and one key of each kind and mode. */
 export async function createMerchant(
-  db: Knex,
+  db: Knex | Knex.Transaction,
   input: { name: string; plan?: string; now: Date },
 ): Promise<{ account: AccountRecord; keys: MerchantKeys }> {
   return db.transaction(async (trx) => {
@@ -33,7 +31,7 @@ export async function createMerchant(
     for (const mode of MODES) {
       for (const kind of KEY_KINDS) {
         const created = await createApiKey(trx, { accountId: account.id, kind, mode, now: input.now });
-        keys[`${SHORT[kind]}_${mode}`] = created.key;
+        keys[`${KIND_PREFIX[kind]}_${mode}` as keyof MerchantKeys] = created.key;
       }
     }
     return { account, keys };

@@ -1,9 +1,9 @@
-// Webhook deliveries (one per event and endpoint) and their attempts. The dispatcher turns the
-// events outbox into deliveries; each delivery's workflow makes the attempts.
+// Webhook deliveries (one per event and endpoint, or a ping's) and their attempts. The dispatcher
+// turns the events outbox into deliveries (services/webhook-deliveries/dispatch.ts); each
+// delivery's workflow makes the attempts (services/webhook-deliveries/attempt.ts).
 import type { Knex } from 'knex';
 import { newId } from '../crypto/ids';
 import type { Mode } from '../domain/api-keys';
-import { eventView, type EventRow } from './events';
 import { open } from './secret-box';
 import { sql } from './sql';
 
@@ -36,49 +36,42 @@ export interface WebhookAttemptRow {
 /** Kept of a receiver's answer: enough to debug, never a whole page. */
 export const RESPONSE_BODY_LIMIT = 1024;
 
-/**
- * Turns up to `limit` undispatched events into deliveries for every enabled endpoint of their
- * account and mode that takes their type, and marks them dispatched: one transaction, skipping
- * rows another dispatcher holds, so dispatchers on several processes never double up.
- */
-export async function dispatchOutbox(db: Knex, now: Date, limit = 100): Promise<WebhookDeliveryRow[]> {
-  return db.transaction(async (trx) => {
-    const events = (await trx('events').whereNull('dispatched_at').orderBy('id').limit(limit).forUpdate().skipLocked()) as EventRow[];
-    if (events.length === 0) return [];
-    const deliveries: WebhookDeliveryRow[] = [];
-    const endpoints = (await trx('webhook_endpoints')
-      .where({ enabled: true })
-      .whereIn(['account_id', 'mode'], [...new Set(events.map((e) => `${e.account_id}\u0000${e.mode}`))].map((k) => k.split('\u0000')))
-      .orderBy('id')
-      .select('id', 'account_id', 'mode', 'event_types')) as { id: string; account_id: string; mode: Mode; event_types: string[] | null }[];
-    for (const event of events) {
-      const payload = JSON.stringify(eventView(event));
-      for (const endpoint of endpoints) {
-        if (endpoint.account_id !== event.account_id || endpoint.mode !== event.mode) continue;
-        if (endpoint.event_types && !endpoint.event_types.includes(event.type)) continue;
-        deliveries.push({
-          id: newId('webhookDelivery', now.getTime()),
-          endpoint_id: endpoint.id,
-          account_id: event.account_id,
-          mode: event.mode,
-          event_id: event.id,
-          event_type: event.type,
-          payload,
-          status: 'pending',
-          attempt_count: 0,
-          next_attempt_at: now,
-          delivered_at: null,
-          failed_at: null,
-          created_at: now,
-        });
-      }
-    }
-    const inserted = deliveries.length
-      ? ((await trx('webhook_deliveries').insert(deliveries).onConflict(trx.raw('(event_id, endpoint_id) where event_id is not null')).ignore().returning('*')) as WebhookDeliveryRow[])
-      : [];
-    await trx('events').whereIn('id', events.map((e) => e.id)).update({ dispatched_at: now });
-    return inserted;
-  });
+/** A pending delivery of `event` (a recorded event, or a ping's, which has no event row) to `endpoint`. */
+export function newDeliveryRow(
+  endpoint: { id: string; account_id: string; mode: Mode },
+  event: { id: string | null; type: string; payload: string },
+  now: Date,
+): WebhookDeliveryRow {
+  return {
+    id: newId('webhookDelivery', now.getTime()),
+    endpoint_id: endpoint.id,
+    account_id: endpoint.account_id,
+    mode: endpoint.mode,
+    event_id: event.id,
+    event_type: event.type,
+    payload: event.payload,
+    status: 'pending',
+    attempt_count: 0,
+    next_attempt_at: now,
+    delivered_at: null,
+    failed_at: null,
+    created_at: now,
+  };
+}
+
+export async function insertDelivery(db: Knex | Knex.Transaction, row: WebhookDeliveryRow): Promise<WebhookDeliveryRow> {
+  const [inserted] = (await db('webhook_deliveries').insert(row).returning('*')) as WebhookDeliveryRow[];
+  return inserted!;
+}
+
+/** Deliveries of events, less those already made (one per event and endpoint): the ones inserted. */
+export async function insertEventDeliveries(db: Knex | Knex.Transaction, rows: readonly WebhookDeliveryRow[]): Promise<WebhookDeliveryRow[]> {
+  if (rows.length === 0) return [];
+  return (await db('webhook_deliveries')
+    .insert(rows)
+    .onConflict(db.raw('(event_id, endpoint_id) where event_id is not null'))
+    .ignore()
+    .returning('*')) as WebhookDeliveryRow[];
 }
 
 export type DeliveryToAttempt = WebhookDeliveryRow & { url: string; secrets: string[] };
@@ -102,33 +95,6 @@ export async function deliveryToAttempt(db: Knex, deliveryId: string, key: Buffe
   return { ...delivery, secrets: boxes.map((box) => open(key, box)) };
 }
 
-export async function createPingDelivery(db: Knex | Knex.Transaction, endpoint: { id: string; account_id: string; mode: Mode }, now: Date): Promise<WebhookDeliveryRow> {
-  const payload = JSON.stringify({
-    id: newId('event', now.getTime()),
-    object: 'event',
-    type: 'test.ping',
-    mode: endpoint.mode,
-    created: now.toISOString(),
-    data: { object: 'ping', webhookEndpointId: endpoint.id },
-  });
-  const [row] = (await db('webhook_deliveries')
-    .insert({
-      id: newId('webhookDelivery', now.getTime()),
-      endpoint_id: endpoint.id,
-      account_id: endpoint.account_id,
-      mode: endpoint.mode,
-      event_id: null,
-      event_type: 'test.ping',
-      payload,
-      status: 'pending',
-      attempt_count: 0,
-      next_attempt_at: now,
-      created_at: now,
-    })
-    .returning('*')) as WebhookDeliveryRow[];
-  return row!;
-}
-
 type PendingDelivery = Pick<WebhookDeliveryRow, 'id' | 'account_id' | 'mode' | 'event_id' | 'attempt_count' | 'next_attempt_at'>;
 
 /**
@@ -139,40 +105,66 @@ export async function pendingDeliveries(db: Knex): Promise<PendingDelivery[]> {
   return (await db('webhook_deliveries').where({ status: 'pending' }).select('id', 'account_id', 'mode', 'event_id', 'attempt_count', 'next_attempt_at')) as PendingDelivery[];
 }
 
-export function webhookAttemptView(row: WebhookAttemptRow) {
-  return {
-    object: 'webhook_attempt' as const,
-    deliveryId: row.delivery_id,
-    attemptNumber: row.attempt_number,
-    attemptedAt: row.attempted_at.toISOString(),
-    statusCode: row.status_code,
-    latencyMs: row.latency_ms,
-    responseBody: row.response_body,
-    error: row.error,
-  };
+/**
+ * Records an attempt and the delivery's new state in one statement (one round trip, all or
+ * nothing); a retried activity that already recorded this attempt number records nothing twice. A
+ * ping (no event) has no ladder: its one attempt decides it. `nextAttemptAt` null: none follows.
+ */
+export async function recordAttempt(
+  db: Knex | Knex.Transaction,
+  attempt: WebhookAttemptRow,
+  delivery: { delivered: boolean; nextAttemptAt: Date | null },
+): Promise<void> {
+  await sql(
+    db,
+    `with attempt as (
+       insert into webhook_attempts (delivery_id, attempt_number, attempted_at, status_code, latency_ms, response_body, error)
+       values ($1, $2, $3, $4, $5, $6, $7) on conflict (delivery_id, attempt_number) do nothing
+     )
+     update webhook_deliveries set attempt_count = $2,
+       status = case when $8 then 'delivered' when event_id is null then 'failed' else status end,
+       delivered_at = case when $8 then $3 else delivered_at end,
+       failed_at = case when $8 then null when event_id is null then $3 else failed_at end,
+       next_attempt_at = $9
+     where id = $1`,
+    [
+      attempt.delivery_id,
+      attempt.attempt_number,
+      attempt.attempted_at,
+      attempt.status_code,
+      attempt.latency_ms,
+      attempt.response_body,
+      attempt.error,
+      delivery.delivered,
+      delivery.nextAttemptAt,
+    ],
+  );
 }
 
-export function webhookDeliveryView(row: WebhookDeliveryRow) {
-  return {
-    object: 'webhook_delivery' as const,
-    id: row.id,
-    mode: row.mode,
-    webhookEndpointId: row.endpoint_id,
-    eventId: row.event_id,
-    eventType: row.event_type,
-    status: row.status,
-    attemptCount: row.attempt_count,
-    nextAttemptAt: row.next_attempt_at?.toISOString() ?? null,
-    deliveredAt: row.delivered_at?.toISOString() ?? null,
-    failedAt: row.failed_at?.toISOString() ?? null,
-    createdAt: row.created_at.toISOString(),
-  };
+/** The retry ladder ended without a 2xx: a delivery still pending is failed. */
+export async function failPendingDelivery(db: Knex | Knex.Transaction, deliveryId: string, now: Date): Promise<void> {
+  await db('webhook_deliveries').where({ id: deliveryId, status: 'pending' }).update({ status: 'failed', failed_at: now, next_attempt_at: null });
 }
 
-/** Deliveries as the API shows them, each with its attempts (one query for the whole page). */
-export async function deliveriesWithAttempts(db: Knex | Knex.Transaction, deliveries: WebhookDeliveryRow[]) {
-  const attempts = deliveries.length
-    ? ((await db('webhook_attempts').whereIn('delivery_id', deliveries.map((d) => d.id)).orderBy(['delivery_id', 'attempt_number'])) as WebhookAttemptRow[])
-    : [];
-  return deliveries.map((d) => ({ ...webhookDeliveryView(d), attempts: attempts.filter((a) => a.delivery_id === d.id).map(webhookAttemptView) }));
+/** An endpoint's deliveries (the API pages through them, newest first). */
+export function deliveriesOfEndpointQuery(db: Knex | Knex.Transaction, endpointId: string): Knex.QueryBuilder {
+  return db<WebhookDeliveryRow>('webhook_deliveries').where({ endpoint_id: endpointId });
+}
+
+/** The attempts of these deliveries, in order per delivery: one query for a whole page. */
+export async function attemptsOf(db: Knex | Knex.Transaction, deliveries: readonly { id: string }[]): Promise<WebhookAttemptRow[]> {
+  if (deliveries.length === 0) return [];
+  return (await db('webhook_attempts').whereIn('delivery_id', deliveries.map((d) => d.id)).orderBy(['delivery_id', 'attempt_number'])) as WebhookAttemptRow[];
+}
+
+export type EndpointAttemptRow = WebhookAttemptRow & { event_type: string; event_id: string | null };
+
+/** An endpoint's newest attempts across its deliveries, with each one's event. */
+export async function latestAttemptsOfEndpoint(db: Knex | Knex.Transaction, endpointId: string, limit: number): Promise<EndpointAttemptRow[]> {
+  return (await db('webhook_attempts as a')
+    .join('webhook_deliveries as d', 'd.id', 'a.delivery_id')
+    .where('d.endpoint_id', endpointId)
+    .orderBy([{ column: 'a.attempted_at', order: 'desc' }, { column: 'a.id', order: 'desc' }])
+    .limit(limit)
+    .select('a.*', 'd.event_type', 'd.event_id')) as EndpointAttemptRow[];
 }

@@ -23,24 +23,13 @@ export function newSigningSecret(): string {
   return `whsec_${randomBytes(32).toString('base64url')}`;
 }
 
-export function webhookEndpointView(row: WebhookEndpointRow) {
-  return {
-    object: 'webhook_endpoint' as const,
-    id: row.id,
-    mode: row.mode,
-    url: row.url,
-    enabled: row.enabled,
-    eventTypes: row.event_types,
-    createdAt: row.created_at.toISOString(),
-  };
-}
-
 async function addSecret(db: Knex | Knex.Transaction, endpointId: string, key: Buffer, now: Date): Promise<string> {
   const secret = newSigningSecret();
   await db('webhook_secrets').insert({ endpoint_id: endpointId, secret_box: seal(key, secret), created_at: now, expires_at: null });
   return secret;
 }
 
+/** A new endpoint, enabled, and its first signing secret (returned: the one time it is shown). */
 export async function createWebhookEndpoint(
   db: Knex | Knex.Transaction,
   input: { accountId: string; mode: Mode; url: string; eventTypes: string[] | null; key: Buffer; now: Date },
@@ -61,7 +50,7 @@ export async function createWebhookEndpoint(
   return { endpoint: endpoint!, secret };
 }
 
-export async function updateWebhookEndpoint(
+export async function patchWebhookEndpoint(
   db: Knex | Knex.Transaction,
   id: string,
   changes: { url?: string; enabled?: boolean; eventTypes?: string[] | null },
@@ -75,8 +64,11 @@ export async function updateWebhookEndpoint(
   return row!;
 }
 
-/** A new secret; the current ones keep signing for 24 hours (an already expiring one keeps its end). */
-export async function rotateWebhookSecret(db: Knex.Transaction, endpointId: string, key: Buffer, now: Date): Promise<string> {
+/**
+ * A new secret; the current ones keep signing for 24 hours (an already expiring one keeps its end).
+ * Two statements: run it in a transaction.
+ */
+export async function replaceSigningSecret(db: Knex | Knex.Transaction, endpointId: string, key: Buffer, now: Date): Promise<string> {
   await db('webhook_secrets')
     .where({ endpoint_id: endpointId })
     .whereNull('expires_at')
@@ -84,6 +76,27 @@ export async function rotateWebhookSecret(db: Knex.Transaction, endpointId: stri
   return addSecret(db, endpointId, key, now);
 }
 
+export async function findWebhookEndpoint(db: Knex | Knex.Transaction, id: string): Promise<WebhookEndpointRow | undefined> {
+  return (await db('webhook_endpoints').where({ id }).first()) as WebhookEndpointRow | undefined;
+}
+
 export function webhookEndpointsQuery(db: Knex | Knex.Transaction, scope: { accountId: string; mode: Mode }): Knex.QueryBuilder {
   return db<WebhookEndpointRow>('webhook_endpoints').where({ account_id: scope.accountId, mode: scope.mode });
+}
+
+/** Every endpoint of an account, of both modes, newest first (the operator's list: a handful). */
+export async function webhookEndpointsOfAccount(db: Knex | Knex.Transaction, accountId: string): Promise<WebhookEndpointRow[]> {
+  return (await db('webhook_endpoints').where({ account_id: accountId }).orderBy('id', 'desc')) as WebhookEndpointRow[];
+}
+
+export type EndpointRoute = Pick<WebhookEndpointRow, 'id' | 'account_id' | 'mode' | 'event_types'>;
+
+/** The enabled endpoints of these accounts and modes, in id order: where their events may go. */
+export async function enabledEndpointsOf(db: Knex | Knex.Transaction, scopes: readonly { accountId: string; mode: Mode }[]): Promise<EndpointRoute[]> {
+  const distinct = new Map(scopes.map((s) => [`${s.accountId}\u0000${s.mode}`, [s.accountId, s.mode]]));
+  return (await db('webhook_endpoints')
+    .where({ enabled: true })
+    .whereIn(['account_id', 'mode'], [...distinct.values()])
+    .orderBy('id')
+    .select('id', 'account_id', 'mode', 'event_types')) as EndpointRoute[];
 }

@@ -7,9 +7,10 @@ import type { Logger } from 'pino';
 import type { Clock } from '../domain/clock';
 import { EVENTS_CHANNEL } from '../db/events';
 import { listenFor } from '../db/notifications';
-import { dispatchOutbox, type WebhookDeliveryRow } from '../db/webhook-deliveries';
+import type { WebhookDeliveryRow } from '../db/webhook-deliveries';
 import type { OrchestrationPort } from '../orchestration';
 import { webhookDeliveryStart } from '../orchestration/starts';
+import { dispatchEvents } from '../services/webhook-deliveries/dispatch';
 
 const SWEEP_INTERVAL_MS = 5_000;
 
@@ -37,7 +38,7 @@ export async function startWebhookDispatcher(deps: { db: Knex; databaseUrl: stri
   async function dispatchAll(): Promise<void> {
     await startWorkflows();
     for (;;) {
-      const deliveries = await dispatchOutbox(deps.db, deps.clock.now());
+      const deliveries = await dispatchEvents(deps);
       if (deliveries.length === 0) return;
       for (const d of deliveries) unstarted.set(d.id, d);
       await startWorkflows();

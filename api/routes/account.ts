@@ -1,7 +1,6 @@
 // GET /v1/account: the account as the key's mode sees it (see docs/account.md).
-import { accountView } from '../../db/accounts';
-import { monthlyUsageCents } from '../../db/monthly-usage';
-import { colomboMonth } from '../../domain/time';
+import { monthlyLimitUse } from '../../services/account/monthly-limit';
+import { accountInModeView } from '../../views/account';
 import { defineRoute } from '../platform/route';
 import { accountSchema } from '../schemas/account';
 
@@ -14,26 +13,9 @@ export const accountRoutes = [
     tag: 'Account',
     auth: {},
     responses: { 200: { description: 'The account.', schema: accountSchema } },
-    async handler({ caller, db, clock, config }) {
-      const { account, mode } = caller;
-      const now = clock.now();
-      const limitCents = config.plans[account.plan]?.monthlyLimitCents ?? 0;
-      const usedCents = await monthlyUsageCents(db, account.id, mode, now);
-      const month = colomboMonth(now);
-      return {
-        status: 200,
-        body: {
-          ...accountView(account),
-          mode,
-          monthlyLimit: {
-            limitCents,
-            usedCents,
-            remainingCents: Math.max(0, limitCents - usedCents),
-            periodStart: month.start.toISOString(),
-            periodEnd: month.end.toISOString(),
-          },
-        },
-      };
+    async handler(input) {
+      const { account, mode } = input.caller;
+      return { status: 200, body: accountInModeView(account, mode, await monthlyLimitUse(input, input.caller)) };
     },
   }),
 ];

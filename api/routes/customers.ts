@@ -1,6 +1,7 @@
 // Customers: POST /v1/customers, GET /v1/customers, GET /v1/customers/{id}.
-import { normaliseSriLankanMobile } from '../../domain/phone';
-import { customerView, customersQuery, upsertCustomer, type CustomerDetails, type CustomerRow } from '../../db/customers';
+import { customersQuery, type CustomerDetails, type CustomerRow } from '../../db/customers';
+import { createCustomer } from '../../services/customers/create';
+import { customerView } from '../../views/customer';
 import { type ListQuery } from '../platform/pagination';
 import { getRoute, listRoute } from '../platform/resource-routes';
 import { defineRoute } from '../platform/route';
@@ -23,15 +24,8 @@ export const customerRoutes = [
       201: { description: 'The new customer.', schema: customerSchema, links: customerLinks },
       200: { description: 'The existing customer with this email, details filled in.', schema: customerSchema, links: customerLinks },
     },
-    async handler({ caller, body, db, clock }) {
-      // The schema's pattern admits only numbers the normaliser reads.
-      const phone = body.phone === undefined ? undefined : normaliseSriLankanMobile(body.phone)!;
-      const { customer, created } = await upsertCustomer(
-        db,
-        { accountId: caller.account.id, mode: caller.mode },
-        { ...body, phone },
-        clock.now(),
-      );
+    async handler(input) {
+      const { customer, created } = await createCustomer(input, input.caller, input.body);
       return { status: created ? 201 : 200, body: customerView(customer) };
     },
   }),

@@ -1,5 +1,6 @@
 // GET /v1/events and GET /v1/events/{id}: public events of the key's mode.
-import { eventView, type EventRow } from '../../db/events';
+import { eventsQuery, type EventRow } from '../../db/events';
+import { eventView } from '../../views/event';
 import { type ListQuery } from '../platform/pagination';
 import { getRoute, listRoute } from '../platform/resource-routes';
 import { eventListQuerySchema, eventSchema } from '../schemas/event';
@@ -15,12 +16,7 @@ export const eventRoutes = [
     query: eventListQuerySchema,
     item: eventSchema,
     answer: 'A page of events.',
-    rows({ db, scope, query }) {
-      const rows = db<EventRow>('events').where({ account_id: scope.accountId, mode: scope.mode });
-      if (query.type !== undefined) void rows.where('type', query.type);
-      if (query.since !== undefined) void rows.where('created_at', '>=', new Date(query.since));
-      return rows;
-    },
+    rows: ({ db, scope, query }) => eventsQuery(db, scope, { type: query.type, since: query.since === undefined ? undefined : new Date(query.since) }),
     view: eventView,
   }),
   getRoute<EventRow>({

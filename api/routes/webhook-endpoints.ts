@@ -1,25 +1,18 @@
-// Webhook endpoints for a dashboard (the CLI does the same through the same db module):
-// create, list, read, update, rotate the secret, send a test.ping, list deliveries with their
-// attempts, and re-send a delivery by hand. See docs/webhooks.md.
-import type { Knex } from 'knex';
-import type { Config } from '../../config';
-import { ApiError } from '../../domain/errors';
+// Webhook endpoints for a dashboard (the CLI calls the same services): create, list, read,
+// update, rotate the secret, send a test.ping, list deliveries with their attempts, and re-send a
+// delivery by hand. See docs/webhooks.md.
 import { idPattern } from '../../domain/ids';
-import { destinationProblem } from '../../net/webhook-http';
-import {
-  createWebhookEndpoint,
-  rotateWebhookSecret,
-  updateWebhookEndpoint,
-  webhookEndpointView,
-  webhookEndpointsQuery,
-  type WebhookEndpointRow,
-} from '../../db/webhook-endpoints';
-import { createPingDelivery, deliveriesWithAttempts, type WebhookDeliveryRow } from '../../db/webhook-deliveries';
-import type { OrchestrationPort } from '../../orchestration';
-import { webhookResendStart } from '../../orchestration/starts';
-import { findOwned } from '../platform/ownership';
-import { findIn, getRoute, listRoute } from '../platform/resource-routes';
-import { defineRoute, type Caller } from '../platform/route';
+import { webhookEndpointsQuery, type WebhookEndpointRow } from '../../db/webhook-endpoints';
+import { attemptsOf, deliveriesOfEndpointQuery, type WebhookDeliveryRow } from '../../db/webhook-deliveries';
+import { createWebhookEndpoint } from '../../services/webhook-endpoints/create';
+import { pingWebhookEndpoint } from '../../services/webhook-endpoints/ping';
+import { rotateWebhookSecret } from '../../services/webhook-endpoints/rotate-secret';
+import { updateWebhookEndpoint, type WebhookEndpointChanges } from '../../services/webhook-endpoints/update';
+import { resendWebhookDelivery } from '../../services/webhook-deliveries/resend';
+import { webhookEndpointView, webhookEndpointWithSecretView } from '../../views/webhook-endpoint';
+import { webhookDeliveriesView, webhookDeliveryView } from '../../views/webhook-delivery';
+import { findIn, getRoute, listRoute, type OwnedObject } from '../platform/resource-routes';
+import { defineRoute } from '../platform/route';
 import {
   deliveryListQuerySchema,
   webhookDeliverySchema,
@@ -40,21 +33,9 @@ const endpointLinks = Object.fromEntries(
   ]),
 );
 
-async function checkUrl(url: string, caller: Caller, config: Config): Promise<void> {
-  const problem = await destinationProblem(url, { mode: caller.mode, allowLoopback: config.webhookAllowLoopback });
-  if (problem) throw new ApiError('VALIDATION_FAILED', 'The endpoint URL cannot receive webhooks.', { fields: [{ path: 'url', message: problem }] });
-}
-
-/** The endpoint named in the path: the caller's own, in the key's mode. */
-const endpointTable = { kind: 'webhookEndpoint', table: 'webhook_endpoints' } as const;
-const endpoint = (db: Knex | Knex.Transaction, id: string, caller: Caller) => findIn<WebhookEndpointRow>(db, endpointTable, id, caller);
-
-/** One attempt of a delivery in its own workflow run (a ping, or a re-send by hand). */
-function sendOnce(workflows: OrchestrationPort, delivery: WebhookDeliveryRow) {
-  return async () => {
-    await workflows.start(webhookResendStart(delivery));
-  };
-}
+/** The endpoint or delivery named in the path: the caller's own, in the key's mode. */
+const endpointTable = { kind: 'webhookEndpoint', table: 'webhook_endpoints' } as const satisfies OwnedObject;
+const deliveryTable = { kind: 'webhookDelivery', table: 'webhook_deliveries' } as const satisfies OwnedObject;
 
 export const webhookEndpointRoutes = [
   defineRoute<{ url: string; eventTypes?: string[] }, unknown>({
@@ -67,17 +48,9 @@ export const webhookEndpointRoutes = [
     idempotent: true,
     body: webhookEndpointCreateSchema,
     responses: { 201: { description: 'The endpoint and its signing secret.', schema: webhookEndpointWithSecretSchema, links: endpointLinks } },
-    async handler({ caller, body, db, clock, config }) {
-      await checkUrl(body.url, caller, config);
-      const created = await createWebhookEndpoint(db, {
-        accountId: caller.account.id,
-        mode: caller.mode,
-        url: body.url,
-        eventTypes: body.eventTypes ?? null,
-        key: config.secretKey(),
-        now: clock.now(),
-      });
-      return { status: 201, body: { ...webhookEndpointView(created.endpoint), secret: created.secret } };
+    async handler(input) {
+      const { endpoint, secret } = await createWebhookEndpoint(input, input.caller, input.body);
+      return { status: 201, body: webhookEndpointWithSecretView(endpoint, secret) };
     },
   }),
   listRoute<WebhookEndpointRow>({
@@ -104,7 +77,7 @@ export const webhookEndpointRoutes = [
     answer: 'The endpoint.',
     view: webhookEndpointView,
   }),
-  defineRoute<{ url?: string; eventTypes?: string[] | null; enabled?: boolean }, unknown, { id: string }>({
+  defineRoute<WebhookEndpointChanges, unknown, { id: string }>({
     method: 'POST',
     path: '/v1/webhook_endpoints/{id}',
     operationId: 'updateWebhookEndpoint',
@@ -115,10 +88,9 @@ export const webhookEndpointRoutes = [
     params: endpointParams,
     body: webhookEndpointUpdateSchema,
     responses: { 200: { description: 'The endpoint.', schema: webhookEndpointSchema } },
-    async handler({ caller, params, body, db, clock, config }) {
-      await endpoint(db, params.id, caller);
-      if (body.url !== undefined) await checkUrl(body.url, caller, config);
-      return { status: 200, body: webhookEndpointView(await updateWebhookEndpoint(db, params.id, body, clock.now())) };
+    async handler(input) {
+      const endpoint = await findIn<WebhookEndpointRow>(input.db, endpointTable, input.params.id, input.caller);
+      return { status: 200, body: webhookEndpointView(await updateWebhookEndpoint(input, endpoint, input.body)) };
     },
   }),
   defineRoute<unknown, unknown, { id: string }>({
@@ -131,10 +103,9 @@ export const webhookEndpointRoutes = [
     idempotent: true,
     params: endpointParams,
     responses: { 200: { description: 'The endpoint and its new signing secret.', schema: webhookEndpointWithSecretSchema } },
-    async handler({ caller, params, db, clock, config }) {
-      const row = await endpoint(db, params.id, caller);
-      const secret = await rotateWebhookSecret(db as Knex.Transaction, row.id, config.secretKey(), clock.now());
-      return { status: 200, body: { ...webhookEndpointView(row), secret } };
+    async handler(input) {
+      const endpoint = await findIn<WebhookEndpointRow>(input.db, endpointTable, input.params.id, input.caller);
+      return { status: 200, body: webhookEndpointWithSecretView(endpoint, await rotateWebhookSecret(input, endpoint)) };
     },
   }),
   defineRoute<unknown, unknown, { id: string }>({
@@ -153,10 +124,10 @@ export const webhookEndpointRoutes = [
         links: { resendWebhookDelivery: { operationId: 'resendWebhookDelivery', parameters: { id: '$response.body#/id' } } },
       },
     },
-    async handler({ caller, params, db, clock, workflows, afterCommit }) {
-      const delivery = await createPingDelivery(db, await endpoint(db, params.id, caller), clock.now());
-      afterCommit(sendOnce(workflows, delivery));
-      return { status: 202, body: (await deliveriesWithAttempts(db, [delivery]))[0] };
+    async handler(input) {
+      const endpoint = await findIn<WebhookEndpointRow>(input.db, endpointTable, input.params.id, input.caller);
+      // Its attempt starts once this commits: none is made yet.
+      return { status: 202, body: webhookDeliveryView(await pingWebhookEndpoint(input, endpoint, 'workflow'), []) };
     },
   }),
   listRoute<WebhookDeliveryRow>({
@@ -170,8 +141,8 @@ export const webhookEndpointRoutes = [
     query: deliveryListQuerySchema,
     item: webhookDeliverySchema,
     answer: 'A page of deliveries.',
-    rows: ({ db, params }) => db('webhook_deliveries').where({ endpoint_id: params.id }),
-    pageView: deliveriesWithAttempts,
+    rows: ({ db, params }) => deliveriesOfEndpointQuery(db, params.id),
+    pageView: async (db, deliveries) => webhookDeliveriesView(deliveries, await attemptsOf(db, deliveries)),
   }),
   defineRoute<unknown, unknown, { id: string }>({
     method: 'POST',
@@ -183,13 +154,9 @@ export const webhookEndpointRoutes = [
     idempotent: true,
     params: { id: idPattern('webhookDelivery') },
     responses: { 202: { description: 'The delivery; the attempt follows at once.', schema: webhookDeliverySchema } },
-    async handler({ caller, params, db, workflows, afterCommit }) {
-      const delivery = await findOwned<WebhookDeliveryRow>(db, 'webhook_deliveries', params.id, caller, 'webhook delivery');
-      if (delivery.status === 'pending') {
-        throw new ApiError('CONFLICT', 'The delivery is still on its retry schedule; re-send it once it has ended.');
-      }
-      afterCommit(sendOnce(workflows, delivery));
-      return { status: 202, body: (await deliveriesWithAttempts(db, [delivery]))[0] };
+    async handler(input) {
+      const delivery = await resendWebhookDelivery(input, await findIn<WebhookDeliveryRow>(input.db, deliveryTable, input.params.id, input.caller));
+      return { status: 202, body: webhookDeliveryView(delivery, await attemptsOf(input.db, [delivery])) };
     },
   }),
 ];

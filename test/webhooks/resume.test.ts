@@ -1,6 +1,6 @@
 // Boot-time resuming of webhook deliveries: what was pending when the process stopped is sent.
 import assert from 'node:assert/strict';
-import { createPingDelivery } from '../../db/webhook-deliveries';
+import { createPingDelivery } from '../../services/webhook-endpoints/ping';
 import { createResumers } from '../../workers/resumers';
 import { startApiWithMerchant, ik, type TestApi } from '../support/api';
 import type { MerchantKeys } from '../../db/merchants';

@@ -1,0 +1,17 @@
+// The public Customer object.
+import type { CustomerRow } from '../db/customers';
+
+export function customerView(row: CustomerRow) {
+  return {
+    object: 'customer' as const,
+    id: row.id,
+    mode: row.mode,
+    email: row.email,
+    name: row.name,
+    phone: row.phone,
+    locale: row.locale,
+    defaultCardId: row.default_card_id,
+    creditBalanceCents: row.credit_balance_cents,
+    createdAt: row.created_at.toISOString(),
+  };
+}
