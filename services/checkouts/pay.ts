@@ -7,7 +7,7 @@ import { ApiError } from '../../domain/errors';
 import type { Locale } from '../../domain/locale';
 import { centsFromDb } from '../../domain/money';
 import { monthlyLimitReached, mostUsedForPayment, planOf } from '../../domain/plans';
-import { accountFromRow, ACCOUNT_COLUMNS, type AccountRow } from '../../db/accounts';
+import { findAccount } from '../../db/accounts';
 import { findCheckout, type CheckoutRow } from '../../db/checkouts';
 import { monthlyUsageCents } from '../../db/monthly-usage';
 import { findPayment, processorReference } from '../../db/payments';
@@ -56,7 +56,7 @@ function claimAttempt(deps: ProcessorServiceDeps, input: PayInput): Promise<Clai
     if (payment.status !== 'processing') {
       // One at a time per account and mode, so two payments cannot both squeeze under the limit.
       await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`${checkout.account_id}:${checkout.mode}`]);
-      const account = accountFromRow((await trx('accounts').where({ id: checkout.account_id }).first(ACCOUNT_COLUMNS)) as AccountRow);
+      const account = (await findAccount(trx, checkout.account_id))!;
       const refusal = accountRefusal(account, checkout.mode);
       if (refusal !== null) throw refusal;
       const plan = planOf(config.plans, account.plan);
