@@ -8,6 +8,7 @@ import type { MerchantKeys } from '../../db/merchants';
 import { get, payAtProcessor, postForm, postPay } from './hosted-flow';
 
 import { OUTCOME_POLL_MS } from '../../domain/checkout-rules';
+import { paymentAttemptedSignal } from '../../workflows/checkout-lifetime';
 
 const MINUTE = 60_000;
 const APPROVED = { number: '5123450000000008', expiry: '01/39', cvv: '100' };
@@ -98,7 +99,7 @@ export function describeCheckoutLifetime(engine: EngineKind): void {
       const attempt = Number(new URL(back).searchParams.get('attempt'));
       await api.clock.advance(30_000 - 1);
       // The signal and the timer land in one activation at 30:00 (signals are handled first).
-      const signalled = api.engine.signal(`checkout/${c.id}`, 'paymentAttempted', [attempt]);
+      const signalled = api.engine.signal(`checkout/${c.id}`, paymentAttemptedSignal.name, [attempt]);
       api.clock.virtual.moveTo(api.clock.now().getTime() + 1);
       await signalled;
       await api.engine.runUntilIdle();
