@@ -11,7 +11,7 @@ import { ApiError, type Reason } from '../../domain/errors';
 import type { Locale } from '../../domain/locale';
 import { centsFromDb, formatRupees } from '../../domain/money';
 import { normaliseSriLankanPhone } from '../../domain/phone';
-import { accountFromRow, ACCOUNT_COLUMNS, type AccountRow } from '../../db/accounts';
+import { findAccount } from '../../db/accounts';
 import { findCheckout, type CheckoutRow } from '../../db/checkouts';
 import { findPayment, type PaymentRow } from '../../db/payments';
 import { awaitAttemptOutcome } from '../../services/checkouts/lifetime';
@@ -20,7 +20,7 @@ import type { ProcessorServiceDeps } from '../../services/context';
 import { escapeHtml } from '../../web/html';
 import { createCsrf, CSRF_FIELD } from './csrf';
 import { readForm } from '../../web/form';
-import { localePrefix, messageBody, orderSummary, pageLimiter, renderPage } from './hosted-page';
+import { hostedPage, localePrefix, orderSummary, pageLimiter } from './hosted-page';
 import { declineKey, say, type MessageKey } from './messages';
 
 export interface CheckoutPagesDeps extends ProcessorServiceDeps {
@@ -66,20 +66,11 @@ export function checkoutPagesRouter(deps: CheckoutPagesDeps): Router {
     const checkout = await findCheckout(db, id);
     if (!checkout) return undefined;
     const payment = await findPayment(db, checkout.payment_id);
-    const account = accountFromRow((await db('accounts').where({ id: checkout.account_id }).first(ACCOUNT_COLUMNS)) as AccountRow);
+    const account = (await findAccount(db, checkout.account_id))!;
     return { checkout, payment, merchant: account.name, refusal: accountRefusal(account, checkout.mode) };
   };
 
-  const render = (ctx: Context, locale: Locale, view: View | undefined, status: number, title: string, body: string, reason?: Reason) => {
-    const id = view?.checkout.id ?? String(ctx.params.id);
-    renderPage(ctx, { locale, status, title, body, reason, path: (l) => pagePath(l, id), testMode: view?.checkout.mode === 'test' });
-  };
-
-  const message = (ctx: Context, locale: Locale, view: View | undefined, status: number, titleKey: MessageKey, textKey: MessageKey | null, reason?: Reason) => {
-    const values: Record<string, string> = view ? { merchant: view.merchant } : {};
-    const title = say(locale, titleKey, values);
-    render(ctx, locale, view, status, title, messageBody(title, textKey ? say(locale, textKey, values) : null, reason), reason);
-  };
+  const { render, message, paymentRefused } = hostedPage<View>(pagePath, (view) => ({ id: view.checkout.id, mode: view.checkout.mode, merchant: view.merchant }));
 
   const receipt = (ctx: Context, locale: Locale, view: View) => {
     const { payment, merchant } = view;
@@ -95,12 +86,8 @@ export function checkoutPagesRouter(deps: CheckoutPagesDeps): Router {
         return message(ctx, locale, view, 409, 'notOpenTitle', 'notOpenText', 'not_open');
       case 'expired':
         return message(ctx, locale, view, 409, 'expiredTitle', 'expiredText', 'expired');
-      case 'monthly_limit_reached':
-        return message(ctx, locale, view, 409, 'limitReached', null, 'monthly_limit_reached');
-      case 'merchant_unavailable':
-      case 'merchant_not_live':
-        return message(ctx, locale, view, 409, 'suspended', null, refusal.reason);
       default:
+        if (paymentRefused(ctx, locale, view, refusal)) return;
         if (refusal.code === 'NOT_SUPPORTED') return message(ctx, locale, view, 501, 'unavailable', null);
         throw refusal;
     }

@@ -1,14 +1,16 @@
 // What the hosted pages share (a checkout's, a payment link's): the page around their content in
-// the shopper's language, the order's table, and the per-address rate limit on each page.
+// the shopper's language, messages and payment refusals, the order's table, and the per-address
+// rate limit on each page.
 import type { Context } from 'koa';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { Reason } from '../../domain/errors';
+import type { Mode } from '../../domain/api-keys';
+import type { ApiError, Reason } from '../../domain/errors';
 import type { Locale } from '../../domain/locale';
 import { centsFromDb, formatRupees } from '../../domain/money';
 import type { PaymentRow } from '../../db/payments';
 import { escapeHtml, htmlDocument, stylesheet } from '../../web/html';
 import { FONT_FACE_CSS, SCRIPT_FONT_FAMILIES } from './assets';
-import { LANGUAGE_NAMES, say } from './messages';
+import { LANGUAGE_NAMES, say, type MessageKey } from './messages';
 
 /** What an order's table shows: a payment's columns (a payment link has the same). */
 export type Purchase = Pick<PaymentRow, 'amount_cents' | 'description' | 'order' | 'reference'>;
@@ -65,21 +67,52 @@ ${payment.reference ? `<p class="hint">${escapeHtml(say(locale, 'reference'))}: 
 </section>`;
 }
 
-/** A page that only says something: why nothing can be done, with its reason in `data-reason`. */
-export function messageBody(title: string, text: string | null, reason?: Reason): string {
-  return `<section class="panel"><h1 data-reason="${reason ?? ''}">${escapeHtml(title)}</h1>${text === null ? '' : `<p>${escapeHtml(text)}</p>`}</section>`;
+/** What a hosted page is about: its id (in its path), its mode (the test banner), its merchant. */
+export interface PageSubject {
+  id: string;
+  mode: Mode;
+  merchant: string;
 }
 
-/** Answers with a whole page; `reason` in the header X-Kasi-Reason as well as in the page. */
-export function renderPage(
-  ctx: Context,
-  page: { locale: Locale; status: number; title: string; body: string; reason?: Reason; path: (l: Locale) => string; testMode: boolean },
-): void {
-  ctx.status = page.status;
-  ctx.type = 'html';
-  ctx.set('Cache-Control', 'no-store');
-  if (page.reason) ctx.set('X-Kasi-Reason', page.reason);
-  ctx.body = layout(page.locale, page.path, page.title, page.body, page.testMode);
+// The refusals of the services that open or take a payment, as every payment page shows them.
+const PAYMENT_REFUSALS: Partial<Record<Reason, MessageKey>> = {
+  monthly_limit_reached: 'limitReached',
+  merchant_unavailable: 'suspended',
+  merchant_not_live: 'suspended',
+};
+
+/**
+ * The answers of one kind of page (at `path(locale, id)`) about its `View`: a whole page (`reason`
+ * in the header X-Kasi-Reason, and in the heading's `data-reason` of a message), a message, and a
+ * payment refusal. Without a view (no such object), the path's own id is used.
+ */
+export function hostedPage<View>(path: (locale: Locale, id: string) => string, subjectOf: (view: View) => PageSubject) {
+  const render = (ctx: Context, locale: Locale, view: View | undefined, status: number, title: string, body: string, reason?: Reason) => {
+    const subject = view === undefined ? undefined : subjectOf(view);
+    const id = subject?.id ?? String(ctx.params.id);
+    ctx.status = status;
+    ctx.type = 'html';
+    ctx.set('Cache-Control', 'no-store');
+    if (reason) ctx.set('X-Kasi-Reason', reason);
+    ctx.body = layout(locale, (l) => path(l, id), title, body, subject?.mode === 'test');
+  };
+
+  const message = (ctx: Context, locale: Locale, view: View | undefined, status: number, titleKey: MessageKey, textKey: MessageKey | null, reason?: Reason) => {
+    const values: Record<string, string> = view === undefined ? {} : { merchant: subjectOf(view).merchant };
+    const title = say(locale, titleKey, values);
+    const text = textKey === null ? '' : `<p>${escapeHtml(say(locale, textKey, values))}</p>`;
+    render(ctx, locale, view, status, title, `<section class="panel"><h1 data-reason="${reason ?? ''}">${escapeHtml(title)}</h1>${text}</section>`, reason);
+  };
+
+  /** Answers a payment refusal (the monthly limit, the account's standing) with 409; false for any other. */
+  const paymentRefused = (ctx: Context, locale: Locale, view: View, refusal: ApiError): boolean => {
+    const key = refusal.reason === undefined ? undefined : PAYMENT_REFUSALS[refusal.reason];
+    if (key === undefined) return false;
+    message(ctx, locale, view, 409, key, null, refusal.reason);
+    return true;
+  };
+
+  return { render, message, paymentRefused };
 }
 
 type PageHandler = (ctx: Context, locale: Locale) => Promise<void>;

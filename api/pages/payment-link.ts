@@ -6,7 +6,7 @@ import type { Context } from 'koa';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { accountRefusal } from '../../domain/account-rules';
 import { orderFromLineItems } from '../../domain/checkout-rules';
-import { ApiError, type Reason } from '../../domain/errors';
+import { ApiError } from '../../domain/errors';
 import { idPattern } from '../../domain/ids';
 import type { Locale } from '../../domain/locale';
 import { centsFromDb, formatRupees } from '../../domain/money';
@@ -18,8 +18,8 @@ import { openPayerCheckout } from '../../services/payment-links/open-checkout';
 import { escapeHtml } from '../../web/html';
 import { readForm } from '../../web/form';
 import { createCsrf, CSRF_FIELD } from './csrf';
-import { messageBody, orderSummary, pageLimiter, renderPage } from './hosted-page';
-import { say, type MessageKey } from './messages';
+import { hostedPage, orderSummary, pageLimiter } from './hosted-page';
+import { say } from './messages';
 
 export interface PaymentLinkPagesDeps extends ServiceDeps {
   /** The API's limiter: each page has the same per-address budget as each API endpoint. */
@@ -48,30 +48,12 @@ export function paymentLinkPagesRouter(deps: PaymentLinkPagesDeps): Router {
     return { link, merchant: account.name, refusal: accountRefusal(account, link.mode) };
   };
 
-  const render = (ctx: Context, locale: Locale, view: View | undefined, status: number, title: string, body: string, reason?: Reason) => {
-    const id = view?.link.id ?? String(ctx.params.id);
-    renderPage(ctx, { locale, status, title, body, reason, path: (l) => paymentLinkPath(l, id), testMode: view?.link.mode === 'test' });
-  };
-
-  const message = (ctx: Context, locale: Locale, view: View | undefined, status: number, titleKey: MessageKey, textKey: MessageKey | null, reason?: Reason) => {
-    const values: Record<string, string> = view ? { merchant: view.merchant } : {};
-    const title = say(locale, titleKey, values);
-    render(ctx, locale, view, status, title, messageBody(title, textKey ? say(locale, textKey, values) : null, reason), reason);
-  };
+  const { render, message, paymentRefused } = hostedPage<View>(paymentLinkPath, (view) => ({ id: view.link.id, mode: view.link.mode, merchant: view.merchant }));
 
   /** Why no checkout can be made, in the payer's language: the service's refusal as a page. */
   const refused = (ctx: Context, locale: Locale, view: View, refusal: ApiError) => {
-    switch (refusal.reason) {
-      case 'link_inactive':
-        return message(ctx, locale, view, 409, 'linkInactiveTitle', 'linkInactiveText', 'link_inactive');
-      case 'monthly_limit_reached':
-        return message(ctx, locale, view, 409, 'limitReached', null, 'monthly_limit_reached');
-      case 'merchant_unavailable':
-      case 'merchant_not_live':
-        return message(ctx, locale, view, 409, 'suspended', null, refusal.reason);
-      default:
-        throw refusal;
-    }
+    if (refusal.reason === 'link_inactive') return message(ctx, locale, view, 409, 'linkInactiveTitle', 'linkInactiveText', 'link_inactive');
+    if (!paymentRefused(ctx, locale, view, refusal)) throw refusal;
   };
 
   /** Turned off, or the account refuses payments: no checkout can be made. */
