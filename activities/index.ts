@@ -2,16 +2,22 @@
 // Temporal worker and the embedded engine register the same set.
 import type { ActivityFunction } from '@temporalio/common';
 import { createProcessors } from '../processor';
+import { createAccountLimitActivities } from './account-limits';
+import { createCardActivities } from './cards';
 import { createCheckoutActivities } from './checkouts';
+import { createRefundActivities } from './refunds';
 import { createWebhookActivities } from './webhook-delivery';
 import type { ActivityDeps } from './deps';
 
 export type { ActivityDeps } from './deps';
 
 export function createActivities(deps: ActivityDeps): Record<string, ActivityFunction> {
-  const processors = createProcessors({ db: deps.db, clock: deps.clock, publicBaseUrl: () => deps.config.publicBaseUrl });
+  const processors = createProcessors({ db: deps.db, clock: deps.clock, publicBaseUrl: () => deps.config.publicBaseUrl, sandboxSettlementMs: deps.config.sandboxSettlementMs });
   return {
     ...createCheckoutActivities({ ...deps, processors }),
+    ...createRefundActivities({ ...deps, processors }),
+    ...createCardActivities({ ...deps, processors }),
     ...createWebhookActivities({ ...deps, resolve: deps.resolveHost }),
+    ...createAccountLimitActivities(deps),
   };
 }

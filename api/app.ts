@@ -73,7 +73,8 @@ export function createApp(deps: AppDeps): App {
   const { config, log } = deps;
   const clock = deps.clock ?? systemClock;
   const limiter = deps.limiter ?? createRateLimiter({ perMinute: config.rateLimitPerMinute, store: config.rateLimitStore, db: deps.db });
-  const routes = apiRoutes(config);
+  const processors = createProcessors({ db: deps.db, clock, publicBaseUrl: () => config.publicBaseUrl });
+  const routes = apiRoutes(config, processors);
   // Behind a proxy, the client address is the entry the last trusted proxy appended to
   // X-Forwarded-For; entries before it are the client's own to forge.
   const koa = new Koa<ApiState>({ proxy: config.trustProxy, maxIpsCount: config.trustedProxyHops });
@@ -86,7 +87,6 @@ export function createApp(deps: AppDeps): App {
   koa.use(securityHeaders({ https: new URL(config.publicBaseUrl).protocol === 'https:' }));
   koa.use(errorHandler({ docsUrl: config.docsUrl, log }));
   koa.use(cors({ ownOrigins: [config.publicBaseUrl, ...config.corsOrigins], policyFor: (ctx) => policy(ctx.path) }));
-  const processors = createProcessors({ db: deps.db, clock, publicBaseUrl: () => config.publicBaseUrl });
   // API paths start with /v1/; the pages never do, so an API request skips their routers.
   const pageRouters = chain([
     healthRouter({ log, checks: { database: databaseCheck(deps.db), migrations: migrationsCheck(deps.db), orchestration: deps.orchestrationCheck ?? orchestrationCheck(deps.orchestration) } }).routes(),

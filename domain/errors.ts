@@ -60,6 +60,7 @@ export const REASONS = {
   feature_exists: { code: 'CONFLICT', when: 'The lookup key already names a feature in this mode.' },
   meter_exists: { code: 'CONFLICT', when: 'The event name is already counted by a meter in this mode.' },
   monthly_limit_reached: { code: 'CONFLICT', when: 'The payment would take the month past the plan\'s monthly limit.' },
+  upgrade_request_pending: { code: 'CONFLICT', when: 'The account already has an upgrade request waiting for a decision: one at a time.' },
   promotion_invalid: { code: 'VALIDATION_FAILED', when: 'Hosted pages: the promotion code is not valid.', hostedPagesOnly: true },
   card_number_refused: { code: 'VALIDATION_FAILED', when: 'Hosted pages: the typed text looks like a card number (13 to 19 digits passing the Luhn check); nothing was stored.', hostedPagesOnly: true },
   order_invalid: { code: 'VALIDATION_FAILED', when: 'Hosted pages: the order cannot be placed as sent.', hostedPagesOnly: true },

@@ -23,6 +23,7 @@ export const ID_PREFIXES = {
   webhookEndpoint: 'we',
   webhookDelivery: 'whd',
   paymentLink: 'plink',
+  upgradeRequest: 'upreq',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -3,6 +3,10 @@
 // exports, so a renamed workflow fails `tsc` here.
 import type * as workflows from '../workflows';
 import type { CheckoutLifetimeInput } from '../workflows/checkout-lifetime';
+import type { PaymentRefundInput } from '../workflows/refund';
+import type { CardChargeInput } from '../workflows/card-charge';
+import type { CardExpiringInput } from '../workflows/card-expiring';
+import { sweepMonthName } from '../domain/saved-cards';
 import { workflowIdFor } from './ids';
 import type { Mode, WorkflowStart } from './port';
 
@@ -40,4 +44,28 @@ export function webhookResendStart(delivery: DeliveryRow & { attempt_count: numb
     accountId: delivery.account_id,
     mode: delivery.mode,
   };
+}
+
+/** A saved-card charge with the processor, asked about until the bank has answered. */
+export function cardChargeStart(payment: { id: string; account_id: string; mode: Mode }): WorkflowStart {
+  const input: CardChargeInput = { paymentId: payment.id };
+  return { workflowType: type('cardCharge'), workflowId: workflowIdFor('charge', payment.id), args: [input], accountId: payment.account_id, mode: payment.mode };
+}
+
+/** One month's card.expiring sweep, at its instant (every account's cards: no account attribute). */
+export function cardExpiringStart(sweepAt: Date): WorkflowStart {
+  const input: CardExpiringInput = { sweepAt: sweepAt.toISOString() };
+  return { workflowType: type('cardExpiringNotices'), workflowId: workflowIdFor('card-expiring', sweepMonthName(sweepAt)), args: [input] };
+}
+
+/** The monthly limit's reset, one for the whole service: runs for ever, continuing as new each month. */
+export function monthlyLimitResetStart(): WorkflowStart {
+  // A run that failed or was terminated on Temporal is started again at the next boot.
+  return { workflowType: type('monthlyLimitReset'), workflowId: workflowIdFor('limit-reset', 'monthly'), args: [], idReuse: 'allow-duplicate' };
+}
+
+/** A refund with the processor until its outcome, startable from the refund's row alone. */
+export function refundStart(refund: { id: string; account_id: string; mode: Mode }): WorkflowStart {
+  const input: PaymentRefundInput = { refundId: refund.id };
+  return { workflowType: type('paymentRefund'), workflowId: workflowIdFor('refund', refund.id), args: [input], accountId: refund.account_id, mode: refund.mode };
 }

@@ -31,6 +31,37 @@ export type ProcessorOutcome =
   | { status: 'declined'; code: DeclineCode; message: string; card: ReportedCard | null }
   | { status: 'canceled' };
 
+/** A card kept for later charges: the processor's reusable token, and the card it stands for. */
+export type SaveOutcome = { status: 'saved'; card: ReportedCard } | { status: 'refused'; message: string };
+
+/** A charge of a kept card without the customer present (merchant-initiated). */
+export interface SavedCardCharge {
+  /** Stable per charge: a repeated call reports the same charge, never makes a new one. */
+  reference: string;
+  /** The reusable token `saveCard` gave. */
+  token: string;
+  amountCents: number;
+  merchantName: string;
+}
+
+/** A refund of (part of) an approved payment, made once the payment has settled. */
+export interface RefundRequest {
+  /** The refund's own, stable: a repeated call never refunds twice. */
+  reference: string;
+  /** The approved payment's reference (its session's or its charge's). */
+  paymentReference: string;
+  amountCents: number;
+}
+
+/**
+ * Where a refund stands: `pending` while the payment has not settled (the processor refunds only
+ * settled payments), with when it expects to decide if it knows; then succeeded or failed, why.
+ */
+export type RefundOutcome =
+  | { status: 'pending'; expectedAt: Date | null }
+  | { status: 'succeeded' }
+  | { status: 'failed'; message: string };
+
 export interface CardProcessor {
   openSession(request: SessionRequest): Promise<{ redirectUrl: string }>;
   /** What the processor knows of the reference; `pending` for one it has never seen. */
@@ -42,4 +73,23 @@ export interface CardProcessor {
    * paid), so the card is not charged; an unfinished session is closed. Harmless when repeated.
    */
   voidApproval(reference: string): Promise<void>;
+  /**
+   * Keeps the card of an approved session (the customer agreed) for charges without the customer.
+   * One token per reference: a repeated call returns the same one.
+   */
+  saveCard(approvedReference: string): Promise<SaveOutcome>;
+  /**
+   * Charges a kept card: declined at once when the processor can tell (the card has expired, the
+   * token is gone), else usually pending while the bank decides. One charge per reference: a
+   * repeated call makes none and reports where the first stands, so it is also how to ask.
+   */
+  chargeSaved(charge: SavedCardCharge): Promise<ProcessorOutcome>;
+  /** Releases a charge the service will not keep (see voidApproval); harmless when repeated. */
+  voidCharge(reference: string): Promise<void>;
+  /** Forgets the token: nothing is charged to it again. Harmless when repeated. */
+  deleteCard(token: string): Promise<void>;
+  /** Asks for a refund; one per reference: a repeated call makes none and reports where the first stands. */
+  refund(request: RefundRequest): Promise<RefundOutcome>;
+  /** Where the refund of this reference stands; `pending` for one it has never seen. */
+  refundOutcome(reference: string): Promise<RefundOutcome>;
 }

@@ -3,7 +3,10 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../domain/clock';
 import { openCheckouts } from '../db/checkouts';
-import { checkoutLifetimeStart, webhookDeliveryStart, webhookResendStart } from '../orchestration/starts';
+import { pendingRefunds } from '../db/refunds';
+import { checkoutsWithCardToKeep, processingCharges } from '../db/saved-cards';
+import { expiringSweepAt } from '../domain/saved-cards';
+import { cardChargeStart, cardExpiringStart, checkoutLifetimeStart, monthlyLimitResetStart, refundStart, webhookDeliveryStart, webhookResendStart } from '../orchestration/starts';
 import { pendingDeliveries } from '../db/webhook-deliveries';
 import type { Resumer } from './orchestration';
 
@@ -12,6 +15,18 @@ export function createResumers(deps: { db: Knex; clock: Clock }): Resumer[] {
     // Every open checkout's lifetime, with the time it has left (one already past its expiresAt
     // expires at once), asking the processor at once about an attempt left with it.
     async () => (await openCheckouts(deps.db)).map((c) => checkoutLifetimeStart(c, c.attempt_in_flight ?? undefined)),
+    // A paid checkout whose card the process stopped before keeping: its lifetime applies the
+    // paying attempt again, which keeps the card (services/cards/keep.ts).
+    async () => (await checkoutsWithCardToKeep(deps.db)).map((c) => checkoutLifetimeStart(c, c.settled_attempt)),
+    // Every saved-card charge still with the processor, asked about again.
+    async () => (await processingCharges(deps.db)).map(cardChargeStart),
+    // This month's card.expiring sweep: at once if its instant has passed (it sends nothing twice).
+    async () => [cardExpiringStart(expiringSweepAt(deps.clock.now()))],
+    // The monthly limit's reset, running for ever (left alone where it runs already): its first run
+    // sends the month's resets still due.
+    async () => [monthlyLimitResetStart()],
+    // Every refund still with the processor: asked for again (the processor makes one per refund).
+    async () => (await pendingRefunds(deps.db)).map(refundStart),
     // Every pending webhook delivery, resuming its retry ladder where it was; a ping whose one
     // attempt was not made is sent now.
     async () =>

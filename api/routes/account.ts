@@ -1,6 +1,5 @@
 // GET /v1/account: the account as the key's mode sees it (see docs/account.md).
-import { monthlyLimitUse } from '../../services/account/monthly-limit';
-import { accountInModeView } from '../../views/account';
+import { accountInMode } from '../../services/account/show';
 import { defineRoute } from '../platform/route';
 import { accountSchema } from '../schemas/account';
 
@@ -9,13 +8,12 @@ export const accountRoutes = [
     method: 'GET',
     path: '/v1/account',
     operationId: 'getAccount',
-    summary: 'Get your account: status, plan, this month\'s use of the monthly limit, and whether live payments are open',
+    summary: 'Get your account: status, plan, this month\'s use of the monthly limit, whether live payments are open, and an upgrade request waiting for a decision',
     tag: 'Account',
     auth: {},
     responses: { 200: { description: 'The account.', schema: accountSchema } },
     async handler(input) {
-      const { account, mode } = input.caller;
-      return { status: 200, body: accountInModeView(account, mode, await monthlyLimitUse(input, input.caller)) };
+      return { status: 200, body: await accountInMode(input, input.caller) };
     },
   }),
 ];

@@ -1,8 +1,9 @@
 import { modeSchema, named, nullable, timestampSchema } from './json-schema';
+import { upgradeRequestSchema } from './upgrade-request';
 
 export const accountSchema = named('Account', {
   type: 'object',
-  required: ['object', 'id', 'mode', 'name', 'status', 'plan', 'savedCards', 'livePaymentsOpen', 'liveActivatedAt', 'monthlyLimit', 'createdAt'],
+  required: ['object', 'id', 'mode', 'name', 'status', 'plan', 'savedCards', 'livePaymentsOpen', 'liveActivatedAt', 'monthlyLimit', 'pendingUpgradeRequest', 'createdAt'],
   properties: {
     object: { const: 'account' },
     id: { type: 'string', pattern: '^acct_[0-9a-z]{24}$' },
@@ -24,6 +25,7 @@ export const accountSchema = named('Account', {
         periodEnd: { ...timestampSchema, description: 'When the count resets.' },
       },
     },
+    pendingUpgradeRequest: { ...nullable(upgradeRequestSchema), description: 'The upgrade request waiting for an operator\'s decision, if any (POST /v1/account/upgrade_requests).' },
     createdAt: timestampSchema,
   },
 });

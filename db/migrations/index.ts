@@ -8,6 +8,7 @@ import * as webhooks from './004-webhooks';
 import * as paymentIndexes from './005-payment-indexes';
 import * as keyChanges from './006-key-changes';
 import * as installation from './007-installation';
+import * as savedCards from './009-saved-cards';
 import * as paymentLinks from './010-payment-links';
 
 interface Migration {
@@ -23,6 +24,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['005-payment-indexes', paymentIndexes],
   ['006-key-changes', keyChanges],
   ['007-installation', installation],
+  ['009-saved-cards', savedCards],
   ['010-payment-links', paymentLinks],
 ];
 

@@ -14,6 +14,8 @@ import { readForm } from '../../web/form';
 import type { CardProcessor, DeclineCode, ProcessorOutcome, ReportedCard } from '../port';
 import { DECLINE_MESSAGES, expectedCvv, outcomeForExpiry, TEST_CARDS } from './cards';
 import { SANDBOX_MESSAGES } from './messages';
+import { createSandboxRefunds } from './refunds';
+import { createSandboxSavedCards } from './saved-cards';
 
 interface SessionRow {
   id: string;
@@ -58,9 +60,11 @@ function outcomeOf(row: SessionRow | undefined): ProcessorOutcome {
 
 export const SANDBOX_PATH = '/sandbox/sessions';
 
-export function createSandboxProcessor(deps: { db: Knex; clock: Clock; publicBaseUrl: () => string }): CardProcessor {
+export function createSandboxProcessor(deps: { db: Knex; clock: Clock; publicBaseUrl: () => string; sandboxSettlementMs?: number }): CardProcessor {
   const { db, clock } = deps;
   return {
+    ...createSandboxSavedCards(deps),
+    ...createSandboxRefunds(deps),
     async openSession(request) {
       const now = clock.now();
       // One session per reference: a repeated call (a retry, a second click) finds the first.

@@ -6,9 +6,10 @@ import { monthlyUsageCents } from '../../db/monthly-usage';
 import type { MonthlyLimitUse } from '../../views/account';
 import type { AccountScope, ServiceContext } from '../context';
 
-export async function monthlyLimitUse(ctx: ServiceContext, scope: AccountScope): Promise<MonthlyLimitUse> {
+/** `usedCents` when the caller has just counted it (with a payment it is taking, not yet written). */
+export async function monthlyLimitUse(ctx: ServiceContext, scope: AccountScope, counted?: number): Promise<MonthlyLimitUse> {
   const now = ctx.clock.now();
   const limitCents = planOf(ctx.config.plans, scope.account.plan).monthlyLimitCents;
-  const usedCents = await monthlyUsageCents(ctx.db, scope.account.id, scope.mode, now);
+  const usedCents = counted ?? (await monthlyUsageCents(ctx.db, scope.account.id, scope.mode, now));
   return { limitCents, usedCents, remainingCents: Math.max(0, limitCents - usedCents), period: colomboMonth(now) };
 }

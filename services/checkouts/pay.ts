@@ -6,11 +6,10 @@ import { checkoutClosure } from '../../domain/checkout-rules';
 import { ApiError } from '../../domain/errors';
 import type { Locale } from '../../domain/locale';
 import { centsFromDb } from '../../domain/money';
-import { monthlyLimitReached, mostUsedForPayment, planOf } from '../../domain/plans';
 import { findAccount } from '../../db/accounts';
 import { findCheckout, type CheckoutRow } from '../../db/checkouts';
-import { monthlyUsageCents } from '../../db/monthly-usage';
 import { findPayment, processorReference } from '../../db/payments';
+import { notingLimitRefusal, takeMonthlyRoom } from '../account/note-limit-usage';
 import type { ProcessorServiceDeps } from '../context';
 import { inTransaction } from '../run';
 import { signalAttempt } from './lifetime';
@@ -37,7 +36,8 @@ interface Claimed {
 
 /** Records the attempt, or refuses it with the reason the page shows. */
 function claimAttempt(deps: ProcessorServiceDeps, input: PayInput): Promise<Claimed> {
-  return inTransaction(deps, async ({ db: trx, clock, config }) => {
+  return inTransaction(deps, async (ctx) => {
+    const { db: trx, clock } = ctx;
     const checkout = await findCheckout(trx, input.checkoutId, true);
     if (!checkout) throw new ApiError('not_open', `No checkout ${input.checkoutId}.`);
     const payment = await findPayment(trx, checkout.payment_id, true);
@@ -59,9 +59,7 @@ function claimAttempt(deps: ProcessorServiceDeps, input: PayInput): Promise<Clai
       const account = (await findAccount(trx, checkout.account_id))!;
       const refusal = accountRefusal(account, checkout.mode);
       if (refusal !== null) throw refusal;
-      const plan = planOf(config.plans, account.plan);
-      const used = await monthlyUsageCents(trx, checkout.account_id, checkout.mode, now);
-      if (used > mostUsedForPayment(plan, amountCents)) throw monthlyLimitReached(account.plan, plan, used);
+      await takeMonthlyRoom(ctx, { account, mode: checkout.mode }, amountCents);
       attempt += 1;
       Object.assign(patch, { status: 'processing', attempts: attempt, failure_message: null, failure_code: null });
     }
@@ -76,7 +74,7 @@ function claimAttempt(deps: ProcessorServiceDeps, input: PayInput): Promise<Clai
 export async function payCheckout(deps: ProcessorServiceDeps, input: PayInput, mode: 'test' | 'live'): Promise<{ redirectUrl: string }> {
   const processor = deps.processors.forMode(mode);
   if (processor === null) throw new ApiError('NOT_SUPPORTED', 'No card processor takes payments in this mode.');
-  const claimed = await claimAttempt(deps, input);
+  const claimed = await claimAttempt(deps, input).catch(notingLimitRefusal(deps));
   const session = await processor.openSession({
     reference: processorReference(claimed.paymentId, claimed.attempt),
     amountCents: claimed.amountCents,

@@ -1,6 +1,9 @@
 // Apply a payment attempt's outcome: what the processor says of the attempt, applied once. One
 // transaction of conditional updates from `processing`, so a retried activity changes nothing
-// twice; the payment.* event is recorded in that transaction.
+// twice; the payment.* event is recorded in that transaction. A payment that succeeded with the
+// customer's consent then has its card kept. Saved-card charges record their outcomes with the
+// same recordPaymentOutcome.
+import type { Logger } from 'pino';
 import { accountRefusal } from '../../domain/account-rules';
 import { paymentFee } from '../../domain/fees';
 import { centsFromDb } from '../../domain/money';
@@ -11,64 +14,69 @@ import { recordEvent } from '../../db/events';
 import { findPayment, processorReference, type PaymentRow } from '../../db/payments';
 import type { CardProcessor, ProcessorOutcome, ReportedCard } from '../../processor/port';
 import { paymentView } from '../../views/payment';
-import type { ProcessorServiceDeps } from '../context';
+import { keepCard } from '../cards/keep';
+import type { ProcessorServiceDeps, ServiceContext, TransactionContext } from '../context';
 import { inTransaction } from '../run';
 
 export type AttemptResult = 'succeeded' | 'failed' | 'pending';
 
 /** An approval the service refused to keep: recorded like a decline, with the service's reason. */
-type Refusal = { status: 'refused'; code: string; message: string; card: ReportedCard };
+export type Refusal = { status: 'refused'; code: string; message: string; card: ReportedCard };
+
+/** What the processor decided (or the service refused to keep): what a payment records. */
+export type DecidedOutcome = Extract<ProcessorOutcome, { status: 'approved' | 'declined' }> | Refusal;
 
 /**
  * An account that may not take payments now (suspended) keeps no approval: one that arrives after
- * the suspension is released at the processor first, so no card is charged, then recorded as a
- * failure.
+ * the suspension is released at the processor first (`release`: the session's approval unless
+ * stated), so no card is charged, then recorded as a failure.
  */
-export async function keepable(deps: ProcessorServiceDeps, payment: PaymentRow, processor: CardProcessor, reference: string, outcome: ProcessorOutcome): Promise<ProcessorOutcome | Refusal> {
+export async function keepable(
+  deps: Pick<ServiceContext, 'db'>,
+  payment: PaymentRow,
+  processor: CardProcessor,
+  reference: string,
+  outcome: ProcessorOutcome,
+  release = () => processor.voidApproval(reference),
+): Promise<ProcessorOutcome | Refusal> {
   if (outcome.status !== 'approved') return outcome;
   const account = await findAccount(deps.db, payment.account_id);
   const refusal = account === null ? null : accountRefusal(account, payment.mode);
   if (refusal === null) return outcome;
-  await processor.voidApproval(reference);
+  await release();
   return { status: 'refused', code: refusal.reason!, message: 'The merchant cannot take payments right now; the card was not charged.', card: outcome.card };
 }
 
-/** Records a settled outcome on the attempt's payment (a pending one changes nothing). */
-export async function applyAttemptOutcome(deps: ProcessorServiceDeps, checkoutId: string, attempt: number, outcome: ProcessorOutcome | Refusal): Promise<AttemptResult> {
-  if (outcome.status !== 'approved' && outcome.status !== 'declined' && outcome.status !== 'refused') return 'pending';
+/**
+ * Records a decided outcome on a payment that is `processing` (locked by the caller), with its
+ * payment.* event, in the caller's transaction: `succeeded` with its fee and card, or `failed`
+ * with why. Conditional on the status, so a retried activity changes nothing twice.
+ */
+export async function recordPaymentOutcome(ctx: TransactionContext, payment: PaymentRow, outcome: DecidedOutcome, attempt: number): Promise<PaymentRow> {
+  const { db: trx, config } = ctx;
+  const now = ctx.clock.now();
   let updated: PaymentRow | undefined;
-  const result = await inTransaction(deps, async ({ db: trx, clock, config }): Promise<AttemptResult> => {
-    const checkout = await findCheckout(trx, checkoutId, true);
-    if (!checkout) throw new Error(`checkout ${checkoutId} not found`);
-    const payment = await findPayment(trx, checkout.payment_id, true);
-    if (payment.settled_attempt >= attempt || payment.attempts !== attempt || payment.status !== 'processing') {
-      return payment.status === 'succeeded' ? 'succeeded' : payment.status === 'failed' ? 'failed' : 'pending';
-    }
-    const now = clock.now();
-    if (outcome.status === 'approved') {
-      const account = (await trx('accounts').where({ id: payment.account_id }).first('plan')) as { plan: string };
-      const { feeCents, netCents } = paymentFee(centsFromDb(payment.amount_cents), planOf(config.plans, account.plan));
-      [updated] = (await trx('payments')
-        .where({ id: payment.id, status: 'processing' })
-        .update({
-          status: 'succeeded',
-          card_scheme: outcome.card.scheme,
-          card_last4: outcome.card.last4,
-          card_expiry_month: outcome.card.expiryMonth,
-          card_expiry_year: outcome.card.expiryYear,
-          card_token: outcome.card.token,
-          fee_cents: feeCents,
-          net_cents: netCents,
-          failure_message: null,
-          failure_code: null,
-          succeeded_at: now,
-          settled_attempt: attempt,
-        })
-        .returning('*')) as PaymentRow[];
-      await trx('checkouts').where({ id: checkout.id, status: 'open' }).update({ status: 'completed', completed_at: now });
-      await recordEvent(trx, { accountId: payment.account_id, mode: payment.mode, type: 'payment.succeeded', data: paymentView(updated as PaymentRow), now });
-      return 'succeeded';
-    }
+  if (outcome.status === 'approved') {
+    const account = (await trx('accounts').where({ id: payment.account_id }).first('plan')) as { plan: string };
+    const { feeCents, netCents } = paymentFee(centsFromDb(payment.amount_cents), planOf(config.plans, account.plan));
+    [updated] = (await trx('payments')
+      .where({ id: payment.id, status: 'processing' })
+      .update({
+        status: 'succeeded',
+        card_scheme: outcome.card.scheme,
+        card_last4: outcome.card.last4,
+        card_expiry_month: outcome.card.expiryMonth,
+        card_expiry_year: outcome.card.expiryYear,
+        card_token: outcome.card.token,
+        fee_cents: feeCents,
+        net_cents: netCents,
+        failure_message: null,
+        failure_code: null,
+        succeeded_at: now,
+        settled_attempt: attempt,
+      })
+      .returning('*')) as PaymentRow[];
+  } else {
     [updated] = (await trx('payments')
       .where({ id: payment.id, status: 'processing' })
       .update({
@@ -80,14 +88,41 @@ export async function applyAttemptOutcome(deps: ProcessorServiceDeps, checkoutId
         settled_attempt: attempt,
       })
       .returning('*')) as PaymentRow[];
-    await recordEvent(trx, { accountId: payment.account_id, mode: payment.mode, type: 'payment.failed', data: paymentView(updated as PaymentRow), now });
-    return 'failed';
-  });
-  // Once committed, and only by the attempt that settled it (a retried activity logs nothing twice).
-  if (updated) {
-    const { id, account_id: accountId, mode, amount_cents: amount, status, failure_code: failureCode } = updated;
-    deps.log.info({ paymentId: id, checkoutId, accountId, mode, amountCents: centsFromDb(amount), attempt, failureCode }, `payment ${status}`);
   }
+  const row = updated as PaymentRow;
+  await recordEvent(trx, { accountId: row.account_id, mode: row.mode, type: row.status === 'succeeded' ? 'payment.succeeded' : 'payment.failed', data: paymentView(row), now });
+  return row;
+}
+
+/** The log line of a payment's outcome, once committed, by the call that settled it (a retry logs nothing twice). */
+export function logPaymentOutcome(log: Logger, payment: PaymentRow, context: Record<string, unknown>): void {
+  const { id, account_id: accountId, mode, amount_cents: amount, status, failure_code: failureCode } = payment;
+  log.info({ paymentId: id, ...context, accountId, mode, amountCents: centsFromDb(amount), failureCode }, `payment ${status}`);
+}
+
+/**
+ * Records a settled outcome on the attempt's payment (a pending one changes nothing). A payment
+ * that succeeded with the customer's consent to keep the card then has it kept (services/cards/
+ * keep.ts), whichever call settled it: a call that finds it settled completes a keeping the
+ * process stopped before.
+ */
+export async function applyAttemptOutcome(deps: ProcessorServiceDeps, checkoutId: string, attempt: number, outcome: ProcessorOutcome | Refusal): Promise<AttemptResult> {
+  if (outcome.status !== 'approved' && outcome.status !== 'declined' && outcome.status !== 'refused') return 'pending';
+  let updated: PaymentRow | undefined;
+  const { result, payment } = await inTransaction(deps, async (ctx): Promise<{ result: AttemptResult; payment: PaymentRow }> => {
+    const checkout = await findCheckout(ctx.db, checkoutId, true);
+    if (!checkout) throw new Error(`checkout ${checkoutId} not found`);
+    const payment = await findPayment(ctx.db, checkout.payment_id, true);
+    if (payment.settled_attempt >= attempt || payment.attempts !== attempt || payment.status !== 'processing') {
+      return { result: payment.status === 'succeeded' ? 'succeeded' : payment.status === 'failed' ? 'failed' : 'pending', payment };
+    }
+    updated = await recordPaymentOutcome(ctx, payment, outcome, attempt);
+    if (updated.status !== 'succeeded') return { result: 'failed', payment: updated };
+    await ctx.db('checkouts').where({ id: checkout.id, status: 'open' }).update({ status: 'completed', completed_at: updated.succeeded_at });
+    return { result: 'succeeded', payment: updated };
+  });
+  if (updated) logPaymentOutcome(deps.log, updated, { checkoutId, attempt });
+  if (result === 'succeeded' && payment.card_save === 'requested') await keepCard(deps, payment.id);
   return result;
 }
 

@@ -48,6 +48,7 @@ describe('GET /v1/account', () => {
         periodStart: '2026-10-31T18:30:00.000Z',
         periodEnd: '2026-11-30T18:30:00.000Z',
       },
+      pendingUpgradeRequest: null,
     });
   });
 

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { temporal } from '@temporalio/proto';
+import type { CardActivities } from '../../activities/cards';
 import type { CheckoutActivities } from '../../activities/checkouts';
 import type { WebhookActivities } from '../../activities/webhook-delivery';
 import { WORKFLOWS_PATH } from '../../workers/service';
@@ -78,7 +79,21 @@ function standIns(scripts: Map<string, { script: Script; left: Script; attempts:
       of(deliveryId, 'failWebhookDelivery');
     },
   } satisfies WebhookActivities;
-  return { ...checkouts, ...webhooks };
+  const cards = {
+    async settleCharge(paymentId: string) {
+      const answer = of(paymentId, 'settleCharge').left.charge?.shift();
+      if (answer === undefined) throw ApplicationFailure.nonRetryable(`settleCharge(${paymentId}) was not scripted`, 'NoScript');
+      return answer;
+    },
+    async sendCardExpiringNotices(sweepAt: string) {
+      const entry = of(sweepAt, 'sendCardExpiringNotices');
+      const sent = entry.left.sent;
+      if (sent === undefined) throw ApplicationFailure.nonRetryable(`sendCardExpiringNotices(${sweepAt}) was not scripted`, 'NoScript');
+      delete entry.left.sent;
+      return sent;
+    },
+  } satisfies CardActivities;
+  return { ...checkouts, ...webhooks, ...cards };
 }
 
 /** A copy of the history as JSON, with the recording machine's worker identities made neutral. */

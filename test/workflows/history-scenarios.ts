@@ -11,9 +11,10 @@
 import type * as workflows from '../../workflows';
 import { CHECKOUT_LIFETIME_MS, OUTCOME_POLL_MS } from '../../domain/checkout-rules';
 import { WEBHOOK_MAX_ATTEMPTS } from '../../domain/webhook-retry';
-import { checkoutLifetimeStart, webhookDeliveryStart, webhookResendStart } from '../../orchestration/starts';
+import { cardChargeStart, cardExpiringStart, checkoutLifetimeStart, webhookDeliveryStart, webhookResendStart } from '../../orchestration/starts';
 import type { WorkflowStart } from '../../orchestration/port';
 import type { AttemptResult } from '../../activities/checkouts';
+import type { ChargeResult } from '../../activities/cards';
 
 /** The workflow types of workflows/index.ts (its exported functions). */
 export type WorkflowType = { [K in keyof typeof workflows]: (typeof workflows)[K] extends (...args: never[]) => unknown ? K : never }[keyof typeof workflows];
@@ -28,6 +29,10 @@ export interface Script {
   answers?: boolean[];
   /** webhookDelivery, webhookResend: attempts the delivery had before this run. */
   attemptsBefore?: number;
+  /** cardCharge: settleCharge's answers. */
+  charge?: ChargeResult[];
+  /** cardExpiringNotices: how many card.expiring sendCardExpiringNotices sent. */
+  sent?: number;
 }
 
 /** How a scenario drives its workflow (history-recorder.ts implements it on the test server). */
@@ -49,7 +54,7 @@ export interface HistoryScenario {
   name: string;
   /** One line: the path through the workflow. */
   what: string;
-  /** The scenario's object (checkout or delivery id), which the stand-ins look the script up by. */
+  /** The scenario's object (checkout, delivery or payment id; a sweep's instant), which the stand-ins look the script up by. */
   objectId: string;
   script: Script;
   /** Starts and drives the workflow; the recorder then waits for its result, skipping time. */
@@ -225,6 +230,51 @@ export const HISTORY_SCENARIOS: readonly HistoryScenario[] = [
       await driver.start(webhookResendStart({ id, ...ACCOUNT, attempt_count: 7 }));
     },
     result: true,
+  },
+  {
+    workflowType: 'cardCharge',
+    name: 'decided-first-ask',
+    what: 'a saved-card charge: the processor is asked 5 s after it and has decided (succeeded)',
+    objectId: 'pay_rec_charge_decided',
+    script: { charge: ['succeeded'] },
+    async drive(driver, id) {
+      await driver.start(cardChargeStart({ id, ...ACCOUNT }));
+    },
+    result: 'succeeded',
+  },
+  {
+    workflowType: 'cardCharge',
+    name: 'pending-then-declined',
+    what: 'still pending at the first question (5 s); declined at the second, 10 s later',
+    objectId: 'pay_rec_charge_pending',
+    script: { charge: ['pending', 'failed'] },
+    async drive(driver, id) {
+      await driver.start(cardChargeStart({ id, ...ACCOUNT }));
+    },
+    result: 'failed',
+  },
+  {
+    workflowType: 'cardExpiringNotices',
+    name: 'waits-for-its-instant',
+    what: 'a month\'s card.expiring sweep started before its instant: sleeps until then, then sends',
+    // A sweep's instant, far enough ahead of any recording: the 1st of March 2040, 09:00 in Colombo.
+    objectId: '2040-03-01T03:30:00.000Z',
+    script: { sent: 2 },
+    async drive(driver, sweepAt) {
+      await driver.start(cardExpiringStart(new Date(sweepAt)));
+    },
+    result: 2,
+  },
+  {
+    workflowType: 'cardExpiringNotices',
+    name: 'instant-passed',
+    what: 'started at boot after its instant (the 1st of January 2026, 09:00 in Colombo): sends at once',
+    objectId: '2026-01-01T03:30:00.000Z',
+    script: { sent: 0 },
+    async drive(driver, sweepAt) {
+      await driver.start(cardExpiringStart(new Date(sweepAt)));
+    },
+    result: 0,
   },
 ];
 

@@ -1,0 +1,23 @@
+// The saved cards' activities: thin adapters over the card services, which settle a charge with
+// the processor and send a month's card.expiring (each safe to retry).
+import type { Processors } from '../processor';
+import { sendExpiringNotices } from '../services/cards/send-expiring';
+import { settleCharge, type ChargeResult } from '../services/cards/settle-charge';
+import type { ProcessorServiceDeps } from '../services/context';
+import type { ActivityDeps } from './deps';
+
+export type { ChargeResult };
+
+export function createCardActivities(deps: ActivityDeps & { processors: Processors }) {
+  const { db, clock, config, log, processors } = deps;
+  // The port is built after the activities: read when a service asks for it.
+  const services: ProcessorServiceDeps = { db, clock, config, log, processors, get workflows() { return deps.orchestration(); } };
+  return {
+    /** Asks the processor about the charge and records its outcome once decided. */
+    settleCharge: (paymentId: string): Promise<ChargeResult> => settleCharge(services, paymentId),
+    /** The month's card.expiring, then the next month's sweep started. */
+    sendCardExpiringNotices: (sweepAt: string): Promise<number> => sendExpiringNotices(services, new Date(sweepAt)),
+  };
+}
+
+export type CardActivities = ReturnType<typeof createCardActivities>;

@@ -1,0 +1,103 @@
+// The sandbox's saved cards: reusable tokens for the cards of approved sessions (table
+// sandbox_tokens: scheme, last4, expiry and the token, never the number), and the charges made
+// with them without the customer present (table sandbox_charges). A charge is decided when it is
+// made, by the card's expiry (merchantInitiatedOutcome in cards.ts), and reported pending until
+// the bank's answer is due, SETTLE_MS later; one the sandbox can refuse without the bank (an
+// expired card, a deleted token) is declined at once.
+import { randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { Clock } from '../../domain/clock';
+import type { CardScheme } from '../../domain/card';
+import type { CardProcessor, DeclineCode, ProcessorOutcome, ReportedCard } from '../port';
+import { DECLINE_MESSAGES, keepsCard, merchantInitiatedOutcome } from './cards';
+
+/** How long after a charge the sandbox's bank answers. */
+export const SANDBOX_CHARGE_SETTLE_MS = 5_000;
+
+interface TokenCard {
+  token: string;
+  scheme: CardScheme;
+  last4: string;
+  expiry_month: number;
+  expiry_year: number;
+}
+
+interface ChargeRow extends Partial<Omit<TokenCard, 'token'>> {
+  reference: string;
+  token: string;
+  status: 'approved' | 'declined' | 'canceled';
+  decline_code: DeclineCode | null;
+  settles_at: Date;
+}
+
+function randomToken(): string {
+  const alphabet = '0123456789abcdefghijklmnopqrstuvwxyz';
+  return `tok_${[...randomBytes(24)].map((b) => alphabet[b % 36]).join('')}`;
+}
+
+function reportedCard(row: TokenCard): ReportedCard {
+  return { scheme: row.scheme, last4: row.last4, expiryMonth: row.expiry_month, expiryYear: row.expiry_year, token: row.token };
+}
+
+function chargeOutcome(row: ChargeRow, now: Date): ProcessorOutcome {
+  if (row.status === 'canceled') return { status: 'canceled' };
+  if (row.settles_at.getTime() > now.getTime()) return { status: 'pending' };
+  const card = row.scheme === undefined || row.scheme === null ? null : reportedCard(row as ChargeRow & TokenCard);
+  if (row.status === 'approved') return { status: 'approved', card: card as ReportedCard };
+  const code = row.decline_code as DeclineCode;
+  return { status: 'declined', code, message: DECLINE_MESSAGES[code], card };
+}
+
+export function createSandboxSavedCards(deps: { db: Knex; clock: Clock }): Pick<CardProcessor, 'saveCard' | 'chargeSaved' | 'voidCharge' | 'deleteCard'> {
+  const { db, clock } = deps;
+  const findCharge = async (reference: string) =>
+    (await db('sandbox_charges as c')
+      .leftJoin('sandbox_tokens as t', 't.token', 'c.token')
+      .where('c.reference', reference)
+      .first('c.*', 't.scheme', 't.last4', 't.expiry_month', 't.expiry_year')) as ChargeRow | undefined;
+  return {
+    async saveCard(reference) {
+      const session = (await db('sandbox_sessions').where({ reference }).first('status', 'scheme', 'last4', 'expiry_month', 'expiry_year')) as
+        | (Omit<TokenCard, 'token'> & { status: string })
+        | undefined;
+      if (session?.status !== 'approved') return { status: 'refused', message: 'Only the card of an approved payment can be kept.' };
+      if (!keepsCard(session.expiry_month, session.expiry_year)) return { status: 'refused', message: 'The card\'s bank does not allow it to be kept for later payments.' };
+      // One token per approved session: a retried save finds the first.
+      const { scheme, last4, expiry_month, expiry_year } = session;
+      await db('sandbox_tokens')
+        .insert({ token: randomToken(), reference, scheme, last4, expiry_month, expiry_year, created_at: clock.now() })
+        .onConflict('reference')
+        .ignore();
+      return { status: 'saved', card: reportedCard((await db('sandbox_tokens').where({ reference }).first()) as TokenCard) };
+    },
+    async chargeSaved(charge) {
+      const now = clock.now();
+      let row = await findCharge(charge.reference);
+      if (row === undefined) {
+        const card = (await db('sandbox_tokens').where({ token: charge.token }).whereNull('deleted_at').first()) as TokenCard | undefined;
+        const decided = card === undefined ? { outcome: 'card_declined' as const, atOnce: true } : merchantInitiatedOutcome(card.expiry_month, card.expiry_year, now);
+        await db('sandbox_charges')
+          .insert({
+            reference: charge.reference,
+            token: charge.token,
+            amount_cents: charge.amountCents,
+            merchant_name: charge.merchantName,
+            status: decided.outcome === 'approved' ? 'approved' : 'declined',
+            decline_code: decided.outcome === 'approved' ? null : decided.outcome,
+            settles_at: decided.atOnce ? now : new Date(now.getTime() + SANDBOX_CHARGE_SETTLE_MS),
+            created_at: now,
+          })
+          .onConflict('reference')
+          .ignore();
+        row = (await findCharge(charge.reference)) as ChargeRow;
+      }
+      return chargeOutcome(row, now);
+    },
+    async voidCharge(reference) {
+      await db('sandbox_charges').where({ reference, status: 'approved' }).update({ status: 'canceled' });
+    },
+    async deleteCard(token) {
+      await db('sandbox_tokens').where({ token }).whereNull('deleted_at').update({ deleted_at: clock.now() });
+    },
+  };
+}

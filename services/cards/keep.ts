@@ -1,0 +1,59 @@
+// Keep the card of a payment that succeeded with the customer's consent (`cardSave` requested).
+// The processor's reusable token first (one per approved session: a retried keeping gets the same
+// one), then one transaction: the Saved card (one per payment), the payment's `cardSave` `saved`,
+// the card as the default of the customer with that email, and card.saved; or, when the processor
+// will not keep it, `cardSave` `failed` and card.save_failed. Called once the payment's success
+// has committed (services/checkouts/settle-attempt.ts), and again by any later settling of it, so
+// a keeping the process stopped before is completed.
+import { newId } from '../../crypto/ids';
+import { recordEvent } from '../../db/events';
+import { findPayment, processorReference } from '../../db/payments';
+import { insertSavedCard, lockPaymentWithConsent, makeDefaultCard } from '../../db/saved-cards';
+import type { SaveOutcome } from '../../processor/port';
+import { paymentView } from '../../views/payment';
+import { savedCardView } from '../../views/saved-card';
+import type { ProcessorServiceDeps } from '../context';
+import { inTransaction } from '../run';
+
+export async function keepCard(deps: ProcessorServiceDeps, paymentId: string): Promise<void> {
+  const payment = await findPayment(deps.db, paymentId);
+  if (payment.status !== 'succeeded' || payment.card_save !== 'requested') return;
+  const processor = deps.processors.forMode(payment.mode);
+  const saved: SaveOutcome =
+    processor === null
+      ? { status: 'refused', message: 'No card processor keeps cards in this mode.' }
+      : await processor.saveCard(processorReference(payment.id, payment.settled_attempt));
+  const cardId = await inTransaction(deps, async ({ db: trx, clock }) => {
+    const locked = await lockPaymentWithConsent(trx, paymentId);
+    if (locked.card_save !== 'requested') return undefined;
+    const now = clock.now();
+    const scope = { accountId: locked.account_id, mode: locked.mode, now };
+    if (saved.status === 'refused') {
+      const [failed] = await trx('payments').where({ id: paymentId }).update({ card_save: 'failed' }).returning('*');
+      await recordEvent(trx, { ...scope, type: 'card.save_failed', data: paymentView(failed) });
+      return null;
+    }
+    const card = await insertSavedCard(trx, {
+      id: newId('savedCard', now.getTime()),
+      account_id: locked.account_id,
+      mode: locked.mode,
+      // Pay asks for the customer's details when the checkout came without them.
+      customer_email: locked.customer_email!,
+      scheme: saved.card.scheme,
+      last4: saved.card.last4,
+      expiry_month: saved.card.expiryMonth,
+      expiry_year: saved.card.expiryYear,
+      processor_token: saved.card.token,
+      payment_id: locked.id,
+      consent_at: locked.card_consent_at,
+      consent_locale: locked.card_consent_locale,
+      consent_wording: locked.card_consent_wording,
+      created_at: now,
+    });
+    await trx('payments').where({ id: paymentId }).update({ card_save: 'saved' });
+    await makeDefaultCard(trx, card, now);
+    await recordEvent(trx, { ...scope, type: 'card.saved', data: savedCardView(card) });
+    return card.id;
+  });
+  if (cardId !== undefined) deps.log.info({ paymentId, cardId, accountId: payment.account_id, mode: payment.mode }, cardId === null ? 'card not kept' : 'card kept');
+}

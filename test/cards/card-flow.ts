@@ -1,0 +1,67 @@
+// Keeping a card over HTTP, as a customer does on the hosted pages (no browser): a checkout that
+// offers to keep the card, paid with the consent ticked (or not), and the charges made with it.
+import assert from 'node:assert/strict';
+import pino from 'pino';
+import type { MerchantKeys } from '../../db/merchants';
+import { createProcessors } from '../../processor';
+import type { ProcessorServiceDeps } from '../../services/context';
+import { ik, type TestApi } from '../support/api';
+import { get, payAtProcessor } from '../checkouts/hosted-flow';
+
+export const DETAILS = { name: 'Nimal Perera', email: 'nimal@example.com', phone: '077 123 4567' };
+export const CARD_NUMBER = '5123450000000008';
+
+export interface Kept {
+  checkout: any;
+  /** The checkout's payment once settled (and its card kept, or not). */
+  payment: any;
+  /** The Saved card, when one was kept. */
+  card: any;
+}
+
+/** Pays a checkout offering to keep the card, consent ticked unless `consent` is false. */
+export async function payAndKeep(
+  api: TestApi,
+  keys: MerchantKeys,
+  options: { expiry?: string; email?: string; consent?: boolean; amountCents?: number; locale?: 'en' | 'si' | 'ta' } = {},
+): Promise<Kept> {
+  const checkout = (
+    await api.request('/v1/checkouts', {
+      key: keys.sk_test,
+      idempotencyKey: ik('keep'),
+      body: { amountCents: options.amountCents ?? 350000, description: 'Tea', saveCard: true, ...(options.locale ? { locale: options.locale } : {}) },
+    })
+  ).body;
+  const form = { ...DETAILS, email: options.email ?? DETAILS.email, ...(options.consent === false ? {} : { saveCard: 'yes' }) };
+  const back = await payAtProcessor(api, checkout.url, { number: CARD_NUMBER, expiry: options.expiry ?? '01/39', cvv: '100' }, form);
+  await get(back);
+  await api.workflows.settle();
+  const payment = (await api.request(`/v1/payments/${checkout.payment.id}`, { key: keys.sk_test })).body;
+  assert.equal(payment.status, 'succeeded', JSON.stringify(payment));
+  const row = await api.knex('saved_cards').where({ payment_id: payment.id }).first();
+  const card = row ? (await api.request(`/v1/cards/${row.id}`, { key: keys.sk_test })).body : null;
+  return { checkout, payment, card };
+}
+
+/** POST /v1/cards/{id}/charge. */
+export function charge(api: TestApi, key: string, cardId: string, body: Record<string, unknown> = { amountCents: 150000, description: 'Tea, March' }, idempotencyKey = ik('charge')) {
+  return api.request(`/v1/cards/${cardId}/charge`, { key, idempotencyKey, body });
+}
+
+/** The events of a type about one object (`data.id`), oldest first. */
+export async function eventsAbout(api: TestApi, type: string, id: string): Promise<any[]> {
+  return api.knex('events').where({ type }).whereRaw("data->>'id' = ?", [id]).orderBy('id');
+}
+
+/** What the service's activities give a service, over the test service's database and clock. */
+export function serviceDeps(api: TestApi): ProcessorServiceDeps {
+  const clock = api.service.clock;
+  return {
+    db: api.knex,
+    clock,
+    config: api.config,
+    log: pino({ level: 'silent' }),
+    workflows: api.service.orchestration.port,
+    processors: createProcessors({ db: api.knex, clock, publicBaseUrl: () => api.url }),
+  };
+}
