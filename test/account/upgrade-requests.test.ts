@@ -3,7 +3,6 @@
 // moves the account to the plan. Plans with small limits (./limits.ts).
 import assert from 'node:assert/strict';
 import pino from 'pino';
-import type { MerchantKeys } from '../../db/merchants';
 import { approveUpgradeRequest, declineUpgradeRequest } from '../../services/account/decide-upgrade-request';
 import { inTransaction } from '../../services/run';
 import { createApiKey } from '../../services/api-keys/create';

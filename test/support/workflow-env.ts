@@ -33,8 +33,8 @@ export interface WorkflowEnv {
    * compare times recorded in history, or read inside an activity, not across result().
    */
   now(): Promise<number>;
-  /** The workflow's history, as a server holds it (latest run). */
-  history(workflowId: string): Promise<temporal.api.history.v1.IHistory>;
+  /** The workflow's history, as a server holds it (latest run, or the run `runId`). */
+  history(workflowId: string, runId?: string): Promise<temporal.api.history.v1.IHistory>;
   /** The search attributes the engine keeps for the workflow, by name. */
   searchAttributes(workflowId: string): Promise<Record<string, unknown>>;
   /** Replays the workflow's history on Temporal's Core with this env's workflows (or others). */
@@ -106,7 +106,7 @@ async function createEmbeddedEnv(options: WorkflowEnvOptions): Promise<WorkflowE
     result: (workflowId) => engine.result(workflowId),
     sleep: (ms) => engine.advance(ms),
     now: async () => engine.clock.now(),
-    history: async (workflowId) => engine.exportHistory(workflowId),
+    history: async (workflowId, runId) => engine.exportHistory(workflowId, runId),
     searchAttributes: async (workflowId) => engine.describe(workflowId)?.searchAttributes ?? {},
     replay: (workflowId, workflowsPath = options.workflowsPath) => replayHistory(engine.exportHistory(workflowId), workflowsPath, workflowId),
     teardown: () => engine.shutdown(),
@@ -170,14 +170,14 @@ async function createServerEnv(options: WorkflowEnvOptions): Promise<WorkflowEnv
     throw err;
   }
   const running = worker.run();
-  const handle = (workflowId: string) => env.client.workflow.getHandle(workflowId);
+  const handle = (workflowId: string, runId?: string) => env.client.workflow.getHandle(workflowId, runId);
   return {
     kind: 'time-skipping-server',
     port: createTemporalPort(env.client, taskQueue),
     result: (workflowId) => handle(workflowId).result(),
     sleep: (ms) => env.sleep(ms),
     now: () => env.currentTimeMs(),
-    history: (workflowId) => handle(workflowId).fetchHistory(),
+    history: (workflowId, runId) => handle(workflowId, runId).fetchHistory(),
     async searchAttributes(workflowId) {
       const { typedSearchAttributes } = await handle(workflowId).describe();
       return Object.fromEntries(typedSearchAttributes.getAll().map(({ key, value }) => [key.name, value]));

@@ -10,12 +10,14 @@ import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { temporal } from '@temporalio/proto';
+import type { AccountLimitActivities } from '../../activities/account-limits';
 import type { CardActivities } from '../../activities/cards';
 import type { CheckoutActivities } from '../../activities/checkouts';
 import type { WebhookActivities } from '../../activities/webhook-delivery';
+import { colomboMonth } from '../../domain/time';
 import { WORKFLOWS_PATH } from '../../workers/service';
 import { createWorkflowEnv, type WorkflowEnv } from '../support/workflow-env';
-import { HISTORY_SCENARIOS, historyFile, workflowIdOf, type Driver, type HistoryScenario, type Script } from './history-scenarios';
+import { CONTINUED_AS_NEW, HISTORY_SCENARIOS, historyFile, workflowIdOf, type Driver, type HistoryScenario, type Script } from './history-scenarios';
 
 export const HISTORIES_DIR = path.resolve(__dirname, '../histories');
 
@@ -86,14 +88,20 @@ function standIns(scripts: Map<string, { script: Script; left: Script; attempts:
       return answer;
     },
     async sendCardExpiringNotices(sweepAt: string) {
-      const entry = of(sweepAt, 'sendCardExpiringNotices');
-      const sent = entry.left.sent;
+      const sent = of('card-expiring', 'sendCardExpiringNotices').left.expiring?.shift();
       if (sent === undefined) throw ApplicationFailure.nonRetryable(`sendCardExpiringNotices(${sweepAt}) was not scripted`, 'NoScript');
-      delete entry.left.sent;
       return sent;
     },
   } satisfies CardActivities;
-  return { ...checkouts, ...webhooks, ...cards };
+  const accountLimits = {
+    async sendLimitResets(monthStart: string) {
+      assert.equal(colomboMonth(new Date(monthStart)).start.toISOString(), monthStart, 'a month\'s start, midnight on the 1st in Colombo');
+      const sent = of('limit-reset', 'sendLimitResets').left.resets?.shift();
+      if (sent === undefined) throw ApplicationFailure.nonRetryable(`sendLimitResets(${monthStart}) was not scripted`, 'NoScript');
+      return sent;
+    },
+  } satisfies AccountLimitActivities;
+  return { ...checkouts, ...webhooks, ...cards, ...accountLimits };
 }
 
 /** A copy of the history as JSON, with the recording machine's worker identities made neutral. */
@@ -112,11 +120,13 @@ async function record(env: WorkflowEnv, scenario: HistoryScenario, scripts: Para
   const left = structuredClone(scenario.script);
   const entry = { script: scenario.script, left, attempts: 0 };
   scripts.set(scenario.objectId, entry);
+  let firstRunId: string | undefined;
   const driver: Driver = {
     now: () => env.now(),
     async start(start) {
-      const { started } = await env.port.start({ ...start, workflowId });
+      const { started, runId } = await env.port.start({ ...start, workflowId });
       assert.ok(started, `${workflowId} had already run on this server`);
+      firstRunId ??= runId;
     },
     signal: (name, args) => env.port.signal(workflowId, name, args),
     update: (name, args) => env.port.update(workflowId, name, args),
@@ -129,16 +139,34 @@ async function record(env: WorkflowEnv, scenario: HistoryScenario, scripts: Para
     },
   };
   await scenario.drive(driver, scenario.objectId);
-  const result = await env.result(workflowId);
-  assert.deepEqual(result, scenario.result, `${workflowId}: the workflow's result`);
+  let history: temporal.api.history.v1.IHistory;
+  if (scenario.result === CONTINUED_AS_NEW) {
+    history = await firstRunContinued(env, workflowId, firstRunId!);
+    await driver.idle();
+    // The next run would wait for ever (and call its stand-ins as later recordings skip time).
+    await env.port.cancel(workflowId);
+  } else {
+    const result = await env.result(workflowId);
+    assert.deepEqual(result, scenario.result, `${workflowId}: the workflow's result`);
+    history = await env.history(workflowId);
+  }
   const unused = Object.entries(left).filter(([key, value]) => key !== 'attemptsBefore' && (Array.isArray(value) ? value.length > 0 : value !== undefined));
   assert.deepEqual(unused, [], `${workflowId}: stand-in answers the workflow never asked for`);
-  const history = await env.history(workflowId);
   // A history replays only from a clean run: a failed task or activity in it means the scenario
   // went wrong, not a path worth keeping.
   const failures = (history.events ?? []).filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED || e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_FAILED);
   assert.equal(failures.length, 0, `${workflowId}: the history has failed tasks`);
   return history;
+}
+
+/** The first run's history once it has continued as new, skipping time a day at a time (a month at most). */
+async function firstRunContinued(env: WorkflowEnv, workflowId: string, runId: string): Promise<temporal.api.history.v1.IHistory> {
+  for (let day = 0; day <= 32; day++) {
+    const history = await env.history(workflowId, runId);
+    if (history.events?.at(-1)?.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW) return history;
+    await env.sleep(24 * 60 * 60 * 1000);
+  }
+  throw new Error(`${workflowId}: the first run did not continue as new within a month`);
 }
 
 export interface RecordOptions {

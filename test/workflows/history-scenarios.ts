@@ -11,7 +11,7 @@
 import type * as workflows from '../../workflows';
 import { CHECKOUT_LIFETIME_MS, OUTCOME_POLL_MS } from '../../domain/checkout-rules';
 import { WEBHOOK_MAX_ATTEMPTS } from '../../domain/webhook-retry';
-import { cardChargeStart, cardExpiringStart, checkoutLifetimeStart, webhookDeliveryStart, webhookResendStart } from '../../orchestration/starts';
+import { cardChargeStart, cardExpiringStart, checkoutLifetimeStart, monthlyLimitResetStart, webhookDeliveryStart, webhookResendStart } from '../../orchestration/starts';
 import type { WorkflowStart } from '../../orchestration/port';
 import type { AttemptResult } from '../../activities/checkouts';
 import type { ChargeResult } from '../../activities/cards';
@@ -31,8 +31,10 @@ export interface Script {
   attemptsBefore?: number;
   /** cardCharge: settleCharge's answers. */
   charge?: ChargeResult[];
-  /** cardExpiringNotices: how many card.expiring sendCardExpiringNotices sent. */
-  sent?: number;
+  /** cardExpiringNotices: how many card.expiring each run's sendCardExpiringNotices sent. */
+  expiring?: number[];
+  /** monthlyLimitReset: how many account.limit.reset each run's sendLimitResets sent. */
+  resets?: number[];
 }
 
 /** How a scenario drives its workflow (history-recorder.ts implements it on the test server). */
@@ -59,11 +61,18 @@ export interface HistoryScenario {
   script: Script;
   /** Starts and drives the workflow; the recorder then waits for its result, skipping time. */
   drive(driver: Driver, objectId: string): Promise<void>;
-  /** The workflow's result (the recorder checks it, and that the script was used up). */
+  /**
+   * The workflow's result (the recorder checks it, and that the script was used up); or
+   * CONTINUED_AS_NEW for a workflow that runs for ever: its file is its first run, which ends by
+   * continuing as new (the recorder skips time until it has, and the next run waits).
+   */
   result: unknown;
 }
 
 const ACCOUNT = { account_id: 'acct_recorded', mode: 'test' as const };
+
+/** The `result` of a scenario whose workflow never ends (see HistoryScenario). */
+export const CONTINUED_AS_NEW = 'continued-as-new';
 
 async function startCheckout(driver: Driver, id: string, options: { lifetimeMs?: number; attemptInFlight?: number } = {}): Promise<void> {
   const expiresAt = new Date((await driver.now()) + (options.lifetimeMs ?? CHECKOUT_LIFETIME_MS));
@@ -255,26 +264,27 @@ export const HISTORY_SCENARIOS: readonly HistoryScenario[] = [
   },
   {
     workflowType: 'cardExpiringNotices',
-    name: 'waits-for-its-instant',
-    what: 'a month\'s card.expiring sweep started before its instant: sleeps until then, then sends',
-    // A sweep's instant, far enough ahead of any recording: the 1st of March 2040, 09:00 in Colombo.
-    objectId: '2040-03-01T03:30:00.000Z',
-    script: { sent: 2 },
-    async drive(driver, sweepAt) {
-      await driver.start(cardExpiringStart(new Date(sweepAt)));
+    name: 'month-then-continued',
+    what: 'started at boot after the month\'s instant (the 1st, 09:00 in Colombo): makes its sweep at once (2 sent), sleeps to the next month\'s instant and continues as new, whose run makes that sweep (1)',
+    // One workflow for the whole service: the stand-in's script goes by this name.
+    objectId: 'card-expiring',
+    script: { expiring: [2, 1] },
+    async drive(driver) {
+      await driver.start(cardExpiringStart());
     },
-    result: 2,
+    result: CONTINUED_AS_NEW,
   },
   {
-    workflowType: 'cardExpiringNotices',
-    name: 'instant-passed',
-    what: 'started at boot after its instant (the 1st of January 2026, 09:00 in Colombo): sends at once',
-    objectId: '2026-01-01T03:30:00.000Z',
-    script: { sent: 0 },
-    async drive(driver, sweepAt) {
-      await driver.start(cardExpiringStart(new Date(sweepAt)));
+    workflowType: 'monthlyLimitReset',
+    name: 'month-then-continued',
+    what: 'started at boot: sends the month\'s resets still due (1), sleeps to midnight on the next 1st in Colombo and continues as new, whose run sends that month\'s (3)',
+    // One workflow for the whole service: the stand-in's script goes by this name.
+    objectId: 'limit-reset',
+    script: { resets: [1, 3] },
+    async drive(driver) {
+      await driver.start(monthlyLimitResetStart());
     },
-    result: 0,
+    result: CONTINUED_AS_NEW,
   },
 ];
 
