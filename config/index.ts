@@ -36,6 +36,11 @@ export interface Config {
   /** A webhook attempt that has no answer after this long counts as failed. */
   webhookTimeoutMs: number;
   /**
+   * How long after its approval a test payment settles at the sandbox processor, which refunds
+   * only settled payments (KASI_SANDBOX_SETTLEMENT_MS; see docs/refunds.md).
+   */
+  sandboxSettlementMs: number;
+  /**
    * Whether test-mode webhooks may go to loopback (http on localhost, for local development).
    * KASI_WEBHOOK_ALLOW_LOOPBACK; by default only on a local install (PUBLIC_BASE_URL on loopback):
    * on a shared server, loopback is the server itself.
@@ -50,6 +55,9 @@ export interface Config {
 }
 
 type Env = Record<string, string | undefined>;
+
+/** A few seconds, as a card payment takes to settle in a bank's sandbox. */
+export const DEFAULT_SANDBOX_SETTLEMENT_MS = 5_000;
 
 function integer(env: Env, name: string, fallback: number): number {
   const raw = env[name];
@@ -94,6 +102,7 @@ export function loadConfig(env: Env = process.env): Config {
     secretKey: () => (secretKey ??= loadSecretKey(env.KASI_SECRET_KEY || undefined, dataDir)),
     checkoutLifetimeMs: integer(env, 'KASI_CHECKOUT_LIFETIME_MS', CHECKOUT_LIFETIME_MS),
     webhookTimeoutMs: integer(env, 'KASI_WEBHOOK_TIMEOUT_MS', 10_000),
+    sandboxSettlementMs: integer(env, 'KASI_SANDBOX_SETTLEMENT_MS', DEFAULT_SANDBOX_SETTLEMENT_MS),
     webhookAllowLoopback: env.KASI_WEBHOOK_ALLOW_LOOPBACK
       ? env.KASI_WEBHOOK_ALLOW_LOOPBACK === 'true'
       : ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(publicBaseUrl).hostname),

@@ -10,7 +10,7 @@ export interface Processors {
   forMode(mode: Mode): CardProcessor | null;
 }
 
-export function createProcessors(deps: { db: Knex; clock: Clock; publicBaseUrl: () => string }): Processors {
+export function createProcessors(deps: { db: Knex; clock: Clock; publicBaseUrl: () => string; sandboxSettlementMs?: number }): Processors {
   const sandbox = createSandboxProcessor(deps);
   return { forMode: (mode) => (mode === 'test' ? sandbox : null) };
 }

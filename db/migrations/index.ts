@@ -8,6 +8,7 @@ import * as webhooks from './004-webhooks';
 import * as paymentIndexes from './005-payment-indexes';
 import * as keyChanges from './006-key-changes';
 import * as installation from './007-installation';
+import * as refunds from './008-refunds';
 import * as savedCards from './009-saved-cards';
 import * as paymentLinks from './010-payment-links';
 
@@ -24,6 +25,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['005-payment-indexes', paymentIndexes],
   ['006-key-changes', keyChanges],
   ['007-installation', installation],
+  ['008-refunds', refunds],
   ['009-saved-cards', savedCards],
   ['010-payment-links', paymentLinks],
 ];

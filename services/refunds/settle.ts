@@ -1,0 +1,53 @@
+// Take a pending refund to the processor and record what it decides: `submitRefund` asks for the
+// refund (by the refund's own id, so a retry never refunds twice), `settleRefund` asks where it
+// stands. While the payment has not settled the processor answers pending (with when it expects
+// to decide, if it knows); a decided outcome is recorded once, in one transaction with its event:
+// `succeeded` with `succeededAt` (refund.succeeded), or `failed` with why (refund.failed), its
+// amount refundable again and the payment's status following. Called by the refund's workflow.
+import { centsFromDb } from '../../domain/money';
+import { recordEvent } from '../../db/events';
+import { findPayment, processorReference } from '../../db/payments';
+import { findRefund, markRefundFailed, markRefundSucceeded, type RefundRow } from '../../db/refunds';
+import type { CardProcessor, RefundOutcome } from '../../processor/port';
+import { refundView } from '../../views/refund';
+import type { ProcessorServiceDeps } from '../context';
+import { inTransaction } from '../run';
+
+/** What the workflow learns: decided, or pending with when to ask again (ISO 8601, if known). */
+export type RefundProgress = { status: 'pending'; askAt: string | null } | { status: 'succeeded' | 'failed' };
+
+type Ask = (processor: CardProcessor, refund: RefundRow) => Promise<RefundOutcome>;
+
+async function settle(deps: ProcessorServiceDeps, refundId: string, ask: Ask): Promise<RefundProgress> {
+  const refund = await findRefund(deps.db, refundId);
+  if (refund.status !== 'pending') return { status: refund.status };
+  const processor = deps.processors.forMode(refund.mode);
+  // No processor takes this mode's refunds yet (live): asked again later.
+  if (processor === null) return { status: 'pending', askAt: null };
+  const outcome = await ask(processor, refund);
+  if (outcome.status === 'pending') return { status: 'pending', askAt: outcome.expectedAt?.toISOString() ?? null };
+  const recorded = await inTransaction(deps, async ({ db: trx, clock }) => {
+    const now = clock.now();
+    const row = outcome.status === 'succeeded' ? await markRefundSucceeded(trx, refundId, now) : await markRefundFailed(trx, refundId, outcome.message);
+    if (row === undefined) return undefined;
+    await recordEvent(trx, { accountId: row.account_id, mode: row.mode, type: outcome.status === 'succeeded' ? 'refund.succeeded' : 'refund.failed', data: refundView(row), now });
+    return row;
+  });
+  if (recorded === undefined) return { status: (await findRefund(deps.db, refundId)).status as 'succeeded' | 'failed' };
+  const { id, payment_id: paymentId, account_id: accountId, mode, amount_cents: amount, failure_message: failureMessage } = recorded;
+  deps.log.info({ refundId: id, paymentId, accountId, mode, amountCents: centsFromDb(amount), failureMessage }, `refund ${recorded.status}`);
+  return { status: outcome.status };
+}
+
+/** Asks the processor for the refund of the payment's approved charge, and records it if decided. */
+export function submitRefund(deps: ProcessorServiceDeps, refundId: string): Promise<RefundProgress> {
+  return settle(deps, refundId, async (processor, refund) => {
+    const payment = await findPayment(deps.db, refund.payment_id);
+    return processor.refund({ reference: refund.id, paymentReference: processorReference(payment.id, payment.settled_attempt), amountCents: centsFromDb(refund.amount_cents) });
+  });
+}
+
+/** Asks the processor where the refund stands, and records it if decided. */
+export function settleRefund(deps: ProcessorServiceDeps, refundId: string): Promise<RefundProgress> {
+  return settle(deps, refundId, (processor, refund) => processor.refundOutcome(refund.id));
+}
