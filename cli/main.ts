@@ -9,6 +9,7 @@ import { checkSecretKey, serverWebhookLoopbackRule } from '../db/installation';
 import { systemClock } from '../domain/clock';
 import type { OrchestrationPort } from '../orchestration';
 import { commands, UsageError } from './commands';
+import { upgradeRequestCommands } from './upgrade-requests';
 
 const USAGE = `usage: kasi <command> [--json]
 
@@ -24,6 +25,9 @@ const USAGE = `usage: kasi <command> [--json]
   kasi webhook enable|disable <endpointId>
   kasi webhook attempts <endpointId>
   kasi webhook ping <endpointId>
+  kasi upgrade-requests list [--status pending|approved|declined]
+  kasi upgrade-requests approve <upgradeRequestId>
+  kasi upgrade-requests decline <upgradeRequestId> [--reason <text>]
 `;
 
 /**
@@ -51,6 +55,7 @@ const OPTIONS = {
   expires: { type: 'string' },
   url: { type: 'string' },
   events: { type: 'string' },
+  reason: { type: 'string' },
 } as const;
 
 // `migrate --status` is a flag where `merchant set --status` takes a value, so migrate has its own.
@@ -65,7 +70,7 @@ async function main(argv: string[]): Promise<number> {
       : parseArgs({ args: argv, allowPositionals: true, strict: true, options: OPTIONS });
   const [group, verb, ...args] = positionals;
   const name = verb && group !== 'migrate' ? `${group} ${verb}` : (group ?? '');
-  const command = commands[name];
+  const command = commands[name] ?? upgradeRequestCommands[name];
   if (values.help || !command) {
     (values.help ? process.stdout : process.stderr).write(USAGE);
     return values.help ? 0 : 2;

@@ -1,0 +1,105 @@
+// `kasi upgrade-requests list|approve|decline` as an operator runs it: bin/kasi in a child process,
+// on the same database as a running API server, with the same plan catalogue (./limits.ts).
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { ik, startApi, TEST_SECRET_KEY, type TestApi } from '../support/api';
+import { eventually } from '../support/eventually';
+import { withPlans } from './limits';
+
+const run = promisify(execFile);
+const bin = path.resolve(__dirname, '../../bin/kasi');
+
+describe('kasi upgrade-requests', () => {
+  let api: TestApi;
+  let env: Record<string, string>;
+
+  before(async () => {
+    env = withPlans();
+    api = await startApi({ env });
+  });
+  after(() => api.close());
+
+  async function kasi(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+    try {
+      const { stdout, stderr } = await run(bin, args, { env: { ...process.env, KASI_SECRET_KEY: TEST_SECRET_KEY, DATABASE_URL: api.databaseUrl, ...env } });
+      return { stdout, stderr, code: 0 };
+    } catch (err) {
+      const e = err as { stdout: string; stderr: string; code: number };
+      return { stdout: e.stdout, stderr: e.stderr, code: e.code };
+    }
+  }
+
+  async function json(...args: string[]): Promise<any> {
+    const res = await kasi(...args, '--json');
+    assert.equal(res.code, 0, res.stderr);
+    return JSON.parse(res.stdout);
+  }
+
+  const ask = async (key: string, body: unknown) => {
+    const res = await api.request('/v1/account/upgrade_requests', { key, body, idempotencyKey: ik('cli-upgrade') });
+    assert.equal(res.status, 201, res.text);
+    return res.body;
+  };
+
+  it('lists every account\'s requests newest first, or those of one status; approve moves the account to the plan, decline keeps it and says why; each decided once', async () => {
+    const galle = await api.merchant({ name: 'Galle Fort Books' });
+    const kandy = await api.merchant({ name: 'Kandy Spices' });
+    const jaffna = await api.merchant({ name: 'Jaffna Mangoes' });
+    const first = await ask(galle.keys.sk_test, { plan: 'growth', message: 'The tourist season.' });
+    const second = await ask(kandy.keys.sk_test, { plan: 'scale' });
+    const third = await ask(jaffna.keys.sk_test, { plan: 'growth' });
+
+    const all = await json('upgrade-requests', 'list');
+    assert.deepEqual(all.map((r: any) => [r.id, r.accountId, r.accountName, r.status]), [
+      [third.id, jaffna.accountId, 'Jaffna Mangoes', 'pending'],
+      [second.id, kandy.accountId, 'Kandy Spices', 'pending'],
+      [first.id, galle.accountId, 'Galle Fort Books', 'pending'],
+    ]);
+    assert.deepEqual(all[2], { ...first, accountId: galle.accountId, accountName: 'Galle Fort Books' }, 'the object the merchant sees, with its account');
+
+    const approved = await json('upgrade-requests', 'approve', first.id);
+    assert.equal(approved.status, 'approved');
+    assert.equal(approved.plan, 'growth');
+    assert.match(approved.decidedAt, /^\d{4}-\d\d-\d\dT/);
+    // The server hears of the account's change by a notification from Postgres, just after the commit.
+    const account = await eventually(() => api.request('/v1/account', { key: galle.keys.sk_test }), (res) => res.body.plan === 'growth');
+    assert.equal(account.body.plan, 'growth');
+    assert.equal(account.body.monthlyLimit.limitCents, 1_000_000);
+    assert.equal(account.body.pendingUpgradeRequest, null);
+
+    const declined = await json('upgrade-requests', 'decline', second.id, '--reason', 'Tell us more about the wholesale orders first.');
+    assert.equal(declined.status, 'declined');
+    assert.equal(declined.declineReason, 'Tell us more about the wholesale orders first.');
+    const seen = (await api.request('/v1/account/upgrade_requests', { key: kandy.keys.sk_test })).body.data[0];
+    assert.equal(seen.declineReason, 'Tell us more about the wholesale orders first.');
+    assert.equal((await api.request('/v1/account', { key: kandy.keys.sk_test })).body.plan, 'starter');
+
+    assert.deepEqual((await json('upgrade-requests', 'list', '--status', 'pending')).map((r: any) => r.id), [third.id]);
+    const text = await kasi('upgrade-requests', 'list', '--status', 'declined');
+    assert.equal(text.code, 0);
+    assert.match(text.stdout, new RegExp(`^${second.id}  declined  ${kandy.accountId} \\(Kandy Spices\\)  starter -> scale  .*"Tell us more about the wholesale orders first\\."\n$`));
+
+    const twice = await kasi('upgrade-requests', 'approve', second.id);
+    assert.equal(twice.code, 1);
+    assert.match(twice.stderr, /was declined already/);
+    assert.equal((await api.request('/v1/account', { key: kandy.keys.sk_test })).body.plan, 'starter');
+  });
+
+  it('bad usage exits 2; an unknown request exits 1', async () => {
+    const badStatus = await kasi('upgrade-requests', 'list', '--status', 'waiting');
+    assert.equal(badStatus.code, 2);
+    assert.match(badStatus.stderr, /--status must be one of: pending, approved, declined/);
+    const noId = await kasi('upgrade-requests', 'approve');
+    assert.equal(noId.code, 2);
+    assert.match(noId.stderr, /missing <upgradeRequestId>/);
+    const longReason = await kasi('upgrade-requests', 'decline', 'upreq_000000000000000000000000', '--reason', 'x'.repeat(501));
+    assert.equal(longReason.code, 2);
+    assert.match(longReason.stderr, /--reason must be 1 to 500 characters/);
+    const unknown = await kasi('upgrade-requests', 'approve', 'upreq_000000000000000000000000', '--json');
+    assert.equal(unknown.code, 1);
+    assert.equal(unknown.stdout, '');
+    assert.match(unknown.stderr, /No upgrade request with id upreq_000000000000000000000000/);
+  });
+});
