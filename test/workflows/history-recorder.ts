@@ -7,12 +7,14 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { temporal } from '@temporalio/proto';
 import type { AccountLimitActivities } from '../../activities/account-limits';
 import type { CardActivities } from '../../activities/cards';
 import type { CheckoutActivities } from '../../activities/checkouts';
+import type { RefundActivities } from '../../activities/refunds';
 import type { WebhookActivities } from '../../activities/webhook-delivery';
 import { colomboMonth } from '../../domain/time';
 import { WORKFLOWS_PATH } from '../../workers/service';
@@ -101,7 +103,19 @@ function standIns(scripts: Map<string, { script: Script; left: Script; attempts:
       return sent;
     },
   } satisfies AccountLimitActivities;
-  return { ...checkouts, ...webhooks, ...cards, ...accountLimits };
+  const refundAnswer = (refundId: string, activity: string) => {
+    const answer = of(refundId, activity).left.refund?.shift();
+    if (answer === undefined) throw ApplicationFailure.nonRetryable(`${activity}(${refundId}) was not scripted`, 'NoScript');
+    if (typeof answer === 'string') return { status: answer };
+    // When the processor expects to decide, from the server's time of the question.
+    const askAt = answer.pendingMs === null ? null : new Date(Context.current().info.currentAttemptScheduledTimestampMs + answer.pendingMs).toISOString();
+    return { status: 'pending' as const, askAt };
+  };
+  const refunds = {
+    submitRefund: async (refundId: string) => refundAnswer(refundId, 'submitRefund'),
+    settleRefund: async (refundId: string) => refundAnswer(refundId, 'settleRefund'),
+  } satisfies RefundActivities;
+  return { ...checkouts, ...webhooks, ...cards, ...accountLimits, ...refunds };
 }
 
 /** A copy of the history as JSON, with the recording machine's worker identities made neutral. */

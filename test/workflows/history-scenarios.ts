@@ -11,7 +11,7 @@
 import type * as workflows from '../../workflows';
 import { CHECKOUT_LIFETIME_MS, OUTCOME_POLL_MS } from '../../domain/checkout-rules';
 import { WEBHOOK_MAX_ATTEMPTS } from '../../domain/webhook-retry';
-import { cardChargeStart, cardExpiringStart, checkoutLifetimeStart, monthlyLimitResetStart, webhookDeliveryStart, webhookResendStart } from '../../orchestration/starts';
+import { cardChargeStart, cardExpiringStart, checkoutLifetimeStart, monthlyLimitResetStart, refundStart, webhookDeliveryStart, webhookResendStart } from '../../orchestration/starts';
 import type { WorkflowStart } from '../../orchestration/port';
 import type { AttemptResult } from '../../activities/checkouts';
 import type { ChargeResult } from '../../activities/cards';
@@ -35,6 +35,11 @@ export interface Script {
   expiring?: number[];
   /** monthlyLimitReset: how many account.limit.reset each run's sendLimitResets sent. */
   resets?: number[];
+  /**
+   * paymentRefund: submitRefund's answer, then settleRefund's: decided, or pending with when the
+   * processor expects to decide (ms after the question; null when it does not say).
+   */
+  refund?: ('succeeded' | 'failed' | { pendingMs: number | null })[];
 }
 
 /** How a scenario drives its workflow (history-recorder.ts implements it on the test server). */
@@ -285,6 +290,50 @@ export const HISTORY_SCENARIOS: readonly HistoryScenario[] = [
       await driver.start(monthlyLimitResetStart());
     },
     result: CONTINUED_AS_NEW,
+  },
+  {
+    workflowType: 'paymentRefund',
+    name: 'pending-until-settled',
+    what: 'the payment has not settled: pending, the processor expecting to decide in 5 s; asked again then, succeeded',
+    objectId: 're_rec_settled',
+    script: { refund: [{ pendingMs: 5_000 }, 'succeeded'] },
+    async drive(driver, id) {
+      await driver.start(refundStart({ id, ...ACCOUNT }));
+    },
+    result: 'succeeded',
+  },
+  {
+    workflowType: 'paymentRefund',
+    name: 'decided-when-asked',
+    what: 'the payment had settled: the refund is decided (succeeded) when asked for',
+    objectId: 're_rec_at_once',
+    script: { refund: ['succeeded'] },
+    async drive(driver, id) {
+      await driver.start(refundStart({ id, ...ACCOUNT }));
+    },
+    result: 'succeeded',
+  },
+  {
+    workflowType: 'paymentRefund',
+    name: 'failed-after-settlement',
+    what: 'pending until the payment settles 5 s later; then the bank returns it: failed',
+    objectId: 're_rec_failed',
+    script: { refund: [{ pendingMs: 5_000 }, 'failed'] },
+    async drive(driver, id) {
+      await driver.start(refundStart({ id, ...ACCOUNT }));
+    },
+    result: 'failed',
+  },
+  {
+    workflowType: 'paymentRefund',
+    name: 'polled-without-a-time',
+    what: 'the processor says pending without saying when: asked again a minute later, pending, then two minutes after that, succeeded',
+    objectId: 're_rec_polled',
+    script: { refund: [{ pendingMs: null }, { pendingMs: null }, 'succeeded'] },
+    async drive(driver, id) {
+      await driver.start(refundStart({ id, ...ACCOUNT }));
+    },
+    result: 'succeeded',
   },
 ];
 
