@@ -1,15 +1,10 @@
 // `kasi upgrade-requests list|approve|decline` as an operator runs it: bin/kasi in a child process,
 // on the same database as a running API server, with the same plan catalogue (./limits.ts).
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
-import { ik, startApi, TEST_SECRET_KEY, type TestApi } from '../support/api';
+import { ik, startApi, type TestApi } from '../support/api';
 import { eventually } from '../support/eventually';
+import { runKasi, type KasiRun } from '../support/kasi';
 import { withPlans } from './limits';
-
-const run = promisify(execFile);
-const bin = path.resolve(__dirname, '../../bin/kasi');
 
 describe('kasi upgrade-requests', () => {
   let api: TestApi;
@@ -21,15 +16,7 @@ describe('kasi upgrade-requests', () => {
   });
   after(() => api.close());
 
-  async function kasi(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-    try {
-      const { stdout, stderr } = await run(bin, args, { env: { ...process.env, KASI_SECRET_KEY: TEST_SECRET_KEY, DATABASE_URL: api.databaseUrl, ...env } });
-      return { stdout, stderr, code: 0 };
-    } catch (err) {
-      const e = err as { stdout: string; stderr: string; code: number };
-      return { stdout: e.stdout, stderr: e.stderr, code: e.code };
-    }
-  }
+  const kasi = (...args: string[]): Promise<KasiRun> => runKasi({ DATABASE_URL: api.databaseUrl, ...env }, ...args);
 
   async function json(...args: string[]): Promise<any> {
     const res = await kasi(...args, '--json');

@@ -1,19 +1,14 @@
 // The `kasi` CLI as a user runs it: bin/kasi in a child process, on the same database as a
 // running API server.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
-import { startApi, TEST_SECRET_KEY, type TestApi } from '../support/api';
+import { startApi, type TestApi } from '../support/api';
+import { runKasi, type KasiRun } from '../support/kasi';
 import { eventually } from '../support/eventually';
 import { verifyWebhook } from '../../sdk';
 import { startReceiver } from '../webhooks/receiver';
 import { recordWebhookLoopbackRule } from '../../db/installation';
 import { connect } from '../../db/connection';
 import { withDatabase } from '../../db/database-url';
-
-const run = promisify(execFile);
-const bin = path.resolve(__dirname, '../../bin/kasi');
 
 describe('kasi CLI', () => {
   let api: TestApi;
@@ -25,18 +20,8 @@ describe('kasi CLI', () => {
   });
   after(() => api.close());
 
-  async function kasi(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-    return kasiWith({ DATABASE_URL: databaseUrl }, ...args);
-  }
-
-  async function kasiWith(env: Record<string, string>, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-    try {
-      const { stdout, stderr } = await run(bin, args, { env: { ...process.env, KASI_SECRET_KEY: TEST_SECRET_KEY, ...env } });
-      return { stdout, stderr, code: 0 };
-    } catch (err) {
-      const e = err as { stdout: string; stderr: string; code: number };
-      return { stdout: e.stdout, stderr: e.stderr, code: e.code };
-    }
+  async function kasi(...args: string[]): Promise<KasiRun> {
+    return runKasi({ DATABASE_URL: databaseUrl }, ...args);
   }
 
   async function json(...args: string[]): Promise<any> {
@@ -173,7 +158,7 @@ describe('kasi CLI', () => {
   });
 
   it('a database it cannot reach: one line on stderr, nothing on stdout, exit code 1', async () => {
-    const res = await kasiWith({ DATABASE_URL: 'postgres://kasi@127.0.0.1:1/kasi' }, 'webhook', 'list', 'acct_000000000000000000000000', '--json');
+    const res = await runKasi({ DATABASE_URL: 'postgres://kasi@127.0.0.1:1/kasi' }, 'webhook', 'list', 'acct_000000000000000000000000', '--json');
     assert.equal(res.code, 1);
     assert.equal(res.stdout, '');
     assert.match(res.stderr, /^kasi: connect ECONNREFUSED 127\.0\.0\.1:1$/m);
@@ -196,7 +181,7 @@ describe('kasi CLI', () => {
   it('refuses to run with a secret key other than the one the database\'s secrets are sealed with', async () => {
     await json('migrate'); // the installation's key is recorded by its first user
     const otherKey = Buffer.alloc(32, 9).toString('base64');
-    const res = await kasiWith({ DATABASE_URL: databaseUrl, KASI_SECRET_KEY: otherKey }, 'merchant', 'create', '--name', 'Wrong Key', '--json');
+    const res = await runKasi({ DATABASE_URL: databaseUrl, KASI_SECRET_KEY: otherKey }, 'merchant', 'create', '--name', 'Wrong Key', '--json');
     assert.equal(res.code, 1);
     assert.equal(res.stdout, '');
     assert.match(res.stderr, /secret key \(fingerprint [0-9a-f]{16}\) is not the one this database's secrets are sealed with \(fingerprint [0-9a-f]{16}\)/);
@@ -228,7 +213,7 @@ describe('kasi CLI', () => {
     await api.knex.raw(`create database ${emptyName}`);
     const empty = connect(withDatabase(databaseUrl, emptyName), 1);
     try {
-      const fresh = await kasiWith({ DATABASE_URL: withDatabase(databaseUrl, emptyName) }, 'migrate', '--status', '--json');
+      const fresh = await runKasi({ DATABASE_URL: withDatabase(databaseUrl, emptyName) }, 'migrate', '--status', '--json');
       assert.equal(fresh.code, 0, fresh.stderr);
       const status = JSON.parse(fresh.stdout);
       assert.deepEqual(status.applied, []);
@@ -236,7 +221,7 @@ describe('kasi CLI', () => {
       assert.ok(status.pending.includes('007-installation'));
       const tables = await empty.raw(`select tablename from pg_tables where schemaname = 'public'`);
       assert.deepEqual(tables.rows, [], 'nothing written, not even knex\'s own tables');
-      const applied = await kasiWith({ DATABASE_URL: withDatabase(databaseUrl, emptyName) }, 'migrate', '--json');
+      const applied = await runKasi({ DATABASE_URL: withDatabase(databaseUrl, emptyName) }, 'migrate', '--json');
       assert.deepEqual(JSON.parse(applied.stdout), { applied: status.pending }, 'migrate reports what it applied');
       assert.deepEqual(await json('migrate', '--status'), { applied: status.pending, pending: [] });
       assert.match((await kasi('migrate', '--status')).stdout, /^applied: 001-platform, .*\npending: none\n$/);
