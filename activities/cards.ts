@@ -15,7 +15,7 @@ export function createCardActivities(deps: ActivityDeps & { processors: Processo
   return {
     /** Asks the processor about the charge and records its outcome once decided. */
     settleCharge: (paymentId: string): Promise<ChargeResult> => settleCharge(services, paymentId),
-    /** The month's card.expiring, then the next month's sweep started. */
+    /** The card.expiring of the sweep at `sweepAt` (ISO 8601); how many were sent. */
     sendCardExpiringNotices: (sweepAt: string): Promise<number> => sendExpiringNotices(services, new Date(sweepAt)),
   };
 }

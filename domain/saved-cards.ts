@@ -38,8 +38,3 @@ export function expiringMonthOf(sweepAt: Date): { year: number; month: number } 
   const next = new Date(Date.UTC(sweepAt.getUTCFullYear(), sweepAt.getUTCMonth() + 1, 1));
   return { year: next.getUTCFullYear(), month: next.getUTCMonth() + 1 };
 }
-
-/** `YYYY-MM` of a sweep's own month: its workflow's name (one run per month). */
-export function sweepMonthName(sweepAt: Date): string {
-  return `${sweepAt.getUTCFullYear()}-${String(sweepAt.getUTCMonth() + 1).padStart(2, '0')}`;
-}

@@ -5,8 +5,6 @@ import type * as workflows from '../workflows';
 import type { CheckoutLifetimeInput } from '../workflows/checkout-lifetime';
 import type { PaymentRefundInput } from '../workflows/refund';
 import type { CardChargeInput } from '../workflows/card-charge';
-import type { CardExpiringInput } from '../workflows/card-expiring';
-import { sweepMonthName } from '../domain/saved-cards';
 import { workflowIdFor } from './ids';
 import type { Mode, WorkflowStart } from './port';
 
@@ -52,10 +50,9 @@ export function cardChargeStart(payment: { id: string; account_id: string; mode:
   return { workflowType: type('cardCharge'), workflowId: workflowIdFor('charge', payment.id), args: [input], accountId: payment.account_id, mode: payment.mode };
 }
 
-/** One month's card.expiring sweep, at its instant (every account's cards: no account attribute). */
-export function cardExpiringStart(sweepAt: Date): WorkflowStart {
-  const input: CardExpiringInput = { sweepAt: sweepAt.toISOString() };
-  return { workflowType: type('cardExpiringNotices'), workflowId: workflowIdFor('card-expiring', sweepMonthName(sweepAt)), args: [input] };
+/** The monthly card.expiring sweep: one for the service (every account's cards: no account attribute). */
+export function cardExpiringStart(): WorkflowStart {
+  return { workflowType: type('cardExpiringNotices'), workflowId: workflowIdFor('card-expiring', 'monthly'), args: [] };
 }
 
 /** The monthly limit's reset, one for the whole service: runs for ever, continuing as new each month. */

@@ -18,9 +18,20 @@ export async function runEffects(effects: readonly Effect[], log: Logger, contex
   }
 }
 
-/** A context over `db` whose effects are collected into `effects`. */
+/**
+ * A context over `db` whose effects are collected into `effects`. The port is read when used: an
+ * activity the boot-time resumers start runs before the service has its port (ActivityDeps).
+ */
 export function serviceContext<Db extends Knex | Knex.Transaction>(deps: ServiceDeps, db: Db, effects: Effect[]): ServiceContext & { db: Db } {
-  return { db, clock: deps.clock, config: deps.config, workflows: deps.workflows, afterCommit: (effect) => effects.push(effect) };
+  return {
+    db,
+    clock: deps.clock,
+    config: deps.config,
+    get workflows() {
+      return deps.workflows;
+    },
+    afterCommit: (effect) => effects.push(effect),
+  };
 }
 
 /** The service's work in one transaction; its effects run once that has committed. */

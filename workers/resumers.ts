@@ -5,7 +5,6 @@ import type { Clock } from '../domain/clock';
 import { openCheckouts } from '../db/checkouts';
 import { pendingRefunds } from '../db/refunds';
 import { checkoutsWithCardToKeep, processingCharges } from '../db/saved-cards';
-import { expiringSweepAt } from '../domain/saved-cards';
 import { cardChargeStart, cardExpiringStart, checkoutLifetimeStart, monthlyLimitResetStart, refundStart, webhookDeliveryStart, webhookResendStart } from '../orchestration/starts';
 import { pendingDeliveries } from '../db/webhook-deliveries';
 import type { Resumer } from './orchestration';
@@ -20,8 +19,9 @@ export function createResumers(deps: { db: Knex; clock: Clock }): Resumer[] {
     async () => (await checkoutsWithCardToKeep(deps.db)).map((c) => checkoutLifetimeStart(c, c.settled_attempt)),
     // Every saved-card charge still with the processor, asked about again.
     async () => (await processingCharges(deps.db)).map(cardChargeStart),
-    // This month's card.expiring sweep: at once if its instant has passed (it sends nothing twice).
-    async () => [cardExpiringStart(expiringSweepAt(deps.clock.now()))],
+    // The monthly card.expiring sweep, which makes this month's at once if its instant has passed
+    // (it sends nothing twice).
+    async () => [cardExpiringStart()],
     // The monthly limit's reset, running for ever (left alone where it runs already): its first run
     // sends the month's resets still due.
     async () => [monthlyLimitResetStart()],

@@ -1,25 +1,23 @@
-// The card.expiring sweep of one month: waits for its instant (the 1st at 09:00, Sri Lankan time),
-// then its activity sends card.expiring for the cards expiring next month and starts the next
-// month's sweep. One workflow per month (`card-expiring/<YYYY-MM>`), so each run ends; the boot-time
-// resumer starts the current month's, which runs at once if its instant has passed (a repeated
-// sweep sends nothing twice).
-import { proxyActivities, sleep } from '@temporalio/workflow';
+// card.expiring, once a month: on the 1st at 09:00, Sri Lankan time, the activity sends it for the
+// active cards expiring next month (once per card). One workflow for the whole service
+// (`card-expiring/monthly`), started at boot by its resumer. Each run first has the sweep of the
+// month it runs in made (at once if its instant has passed: a sweep missed while the service was
+// down runs late rather than never, and sends nothing twice), then sleeps until the next month's
+// instant and continues as new there, so no history grows past one month.
+import { continueAsNew, proxyActivities, sleep } from '@temporalio/workflow';
 import type { CardActivities } from '../activities/cards';
-
-export interface CardExpiringInput {
-  /** ISO 8601: the sweep's instant. */
-  sweepAt: string;
-}
+import { expiringSweepAt, nextExpiringSweepAt } from '../domain/saved-cards';
 
 const { sendCardExpiringNotices } = proxyActivities<CardActivities>({
-  // A month's cards, in batches of 500.
+  // A month's cards, in batches.
   startToCloseTimeout: '10 minutes',
   retry: { initialInterval: '1 second', maximumInterval: '5 minutes' },
 });
 
-/** How many card.expiring events the sweep sent. */
-export async function cardExpiringNotices(input: CardExpiringInput): Promise<number> {
-  const wait = Date.parse(input.sweepAt) - Date.now();
-  if (wait > 0) await sleep(wait);
-  return sendCardExpiringNotices(input.sweepAt);
+export async function cardExpiringNotices(): Promise<never> {
+  const sweepAt = expiringSweepAt(new Date(Date.now()));
+  if (sweepAt.getTime() > Date.now()) await sleep(sweepAt.getTime() - Date.now());
+  await sendCardExpiringNotices(sweepAt.toISOString());
+  await sleep(nextExpiringSweepAt(sweepAt).getTime() - Date.now());
+  return continueAsNew<typeof cardExpiringNotices>();
 }

@@ -1,12 +1,11 @@
 // card.expiring, sent by the month's sweep (workflows/card-expiring.ts) on the 1st at 09:00, Sri
 // Lankan time: for every active card whose expiry month is the next month and that was kept before
 // the sweep, once per card (its `expiring_notified_at` is set in the event's transaction, and the
-// sweep reads only cards without it). Cards are taken in batches, each one transaction; then the
-// next month's sweep is started. Safe to run again: a repeated sweep finds nothing left to send.
-import { expiringMonthOf, nextExpiringSweepAt } from '../../domain/saved-cards';
+// sweep reads only cards without it). Cards are taken in batches, each one transaction. Safe to run
+// again: a repeated sweep finds nothing left to send.
+import { expiringMonthOf } from '../../domain/saved-cards';
 import { recordEvent } from '../../db/events';
 import { lockExpiringCards, markExpiringNotified } from '../../db/saved-cards';
-import { cardExpiringStart } from '../../orchestration/starts';
 import { savedCardView } from '../../views/saved-card';
 import type { ServiceDeps } from '../context';
 import { inTransaction } from '../run';
@@ -29,6 +28,5 @@ export async function sendExpiringNotices(deps: ServiceDeps, sweepAt: Date): Pro
     if (batch < BATCH) break;
   }
   if (sent > 0) deps.log.info({ sweepAt: sweepAt.toISOString(), sent }, 'card.expiring sent');
-  await deps.workflows.start(cardExpiringStart(nextExpiringSweepAt(sweepAt)));
   return sent;
 }
