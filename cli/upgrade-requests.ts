@@ -44,7 +44,7 @@ export const upgradeRequestCommands: Record<string, (input: CommandInput) => Pro
   async 'upgrade-requests approve'(input) {
     const id = requestId(input);
     const { request, account } = await inTransaction(input.deps, (ctx) => approveUpgradeRequest(ctx, id));
-    return { json: requestJson(request, account.name), text: `approved ${request.id}: ${account.id} (${account.name}) is on plan ${account.plan} now (was ${request.fromPlan})` };
+    return { json: requestJson(request, account.name), text: `approved ${request.id}: ${account.id} (${account.name}) is on plan ${account.plan} now (was ${request.from_plan})` };
   },
 
   async 'upgrade-requests decline'(input) {
@@ -55,6 +55,6 @@ export const upgradeRequestCommands: Record<string, (input: CommandInput) => Pro
       const field = err instanceof ApiError ? err.fields?.[0] : undefined;
       throw field === undefined ? err : new UsageError(`--${field.path} ${field.message}`);
     });
-    return { json: requestJson(request), text: `declined ${request.id}: ${request.accountId} keeps its plan` };
+    return { json: requestJson(request), text: `declined ${request.id}: ${request.account_id} keeps its plan` };
   },
 };

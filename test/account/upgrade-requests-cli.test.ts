@@ -72,6 +72,13 @@ describe('kasi upgrade-requests', () => {
     assert.equal(twice.code, 1);
     assert.match(twice.stderr, /was declined already/);
     assert.equal((await api.request('/v1/account', { key: kandy.keys.sk_test })).body.plan, 'starter');
+    // For people, without --json: a line saying what changed.
+    const approvedText = await kasi('upgrade-requests', 'approve', third.id);
+    assert.equal(approvedText.stdout, `approved ${third.id}: ${jaffna.accountId} (Jaffna Mangoes) is on plan growth now (was starter)\n`);
+    const fourth = await ask(kandy.keys.sk_test, { plan: 'growth' });
+    const declinedText = await kasi('upgrade-requests', 'decline', fourth.id);
+    assert.equal(declinedText.stdout, `declined ${fourth.id}: ${kandy.accountId} keeps its plan\n`);
+    assert.equal((await json('upgrade-requests', 'list', '--status', 'declined'))[0].declineReason, null, 'declined without a reason');
   });
 
   it('bad usage exits 2; an unknown request exits 1', async () => {
