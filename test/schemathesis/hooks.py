@@ -21,7 +21,9 @@ def before_call(context, case, kwargs):
 # Rules a JSON Schema cannot state, for which the spec (or the webhook sender's safety) answers 400
 # to schema-valid data: line items totalling outside 1000..100000000 cents (reason `amount`), and
 # where a URL may lead (http only on localhost, no javascript: and the like, no webhook host that
-# resolves to an internal address). Any other refusal of schema-valid data is still a failure.
+# resolves to an internal address), and an upgrade request's plan, which must be above the account's
+# own (a rule of the account, not of the body). Any other refusal of schema-valid data is still a
+# failure.
 URL_FIELDS = {"successUrl", "cancelUrl", "url"}
 
 
@@ -36,4 +38,6 @@ def filter_failure(context, failure, case, response):
     paths = {field.get("path") for field in body.get("fields", [])}
     if body.get("reason") == "amount":
         return paths != {"lineItems"}
+    if case.path == "/v1/account/upgrade_requests":
+        return paths != {"plan"}
     return not paths or not paths <= URL_FIELDS
