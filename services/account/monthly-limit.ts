@@ -6,7 +6,7 @@ import { monthlyUsageCents } from '../../db/monthly-usage';
 import type { MonthlyLimitUse } from '../../views/account';
 import type { AccountScope, ServiceContext } from '../context';
 
-/** `usedCents` when the caller has just counted it (with a payment it is taking, not yet written). */
+/** `counted`: the month's use when the caller has just counted it (with a payment it is taking, not yet written). */
 export async function monthlyLimitUse(ctx: ServiceContext, scope: AccountScope, counted?: number): Promise<MonthlyLimitUse> {
   const now = ctx.clock.now();
   const limitCents = planOf(ctx.config.plans, scope.account.plan).monthlyLimitCents;
