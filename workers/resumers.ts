@@ -22,9 +22,6 @@ export function createResumers(deps: { db: Knex; clock: Clock }): Resumer[] {
     // The monthly card.expiring sweep, which makes this month's at once if its instant has passed
     // (it sends nothing twice).
     async () => [cardExpiringStart()],
-    // The monthly limit's reset, running for ever (left alone where it runs already): its first run
-    // sends the month's resets still due.
-    async () => [monthlyLimitResetStart()],
     // Every refund still with the processor: asked for again (the processor makes one per refund).
     async () => (await pendingRefunds(deps.db)).map(refundStart),
     // Every pending webhook delivery, resuming its retry ladder where it was; a ping whose one
@@ -35,5 +32,8 @@ export function createResumers(deps: { db: Knex; clock: Clock }): Resumer[] {
           ? webhookResendStart(d)
           : webhookDeliveryStart(d, { attemptsMade: d.attempt_count, waitMs: Math.max(0, (d.next_attempt_at?.getTime() ?? 0) - deps.clock.now().getTime()) }),
       ),
+    // The monthly limit's reset, running for ever (left alone where it runs already): its first run
+    // sends the month's resets still due.
+    async () => [monthlyLimitResetStart()],
   ];
 }

@@ -6,7 +6,9 @@ import { eventually } from '../support/eventually';
 import { runKasi, type KasiRun } from '../support/kasi';
 import { withPlans } from './limits';
 
-describe('kasi upgrade-requests', () => {
+describe('kasi upgrade-requests', function () {
+  // Each command is a process of its own (tsx compiling the CLI): seconds each under a loaded suite.
+  this.timeout(120_000);
   let api: TestApi;
   let env: Record<string, string>;
 
