@@ -2,13 +2,13 @@
 // list, the sweep and the boot-time resumers. Only what the processor reports is kept (scheme,
 // last4, expiry, its token).
 import type { Knex } from 'knex';
+import pg from 'pg';
 import type { Mode } from '../domain/api-keys';
 import type { CardScheme } from '../domain/card';
 import type { Locale } from '../domain/locale';
 import { claimKeySql, claimParams, KeyTaken, type KeyRecord } from './idempotency-keys';
 import { MONTHLY_USAGE_SQL, monthlyUsageParams } from './monthly-usage';
 import { newPaymentRow, type PaymentRow } from './payments';
-import { sql } from './sql';
 
 type Db = Knex | Knex.Transaction;
 
@@ -106,8 +106,8 @@ export function newChargeRow(charge: NewCharge): PaymentRow {
 }
 
 // The month's use, the card still active, the Idempotency-Key with its answer and the payment, in
-// one statement (after the account's advisory lock, in the caller's transaction). The card row is
-// held `for share` to the commit, so a deletion waits for the charge or the charge sees it.
+// one statement. The card row is held `for share` to the end, so a deletion waits for the charge or
+// the charge sees it.
 const OPEN_CHARGE_SQL = `with usage as (${MONTHLY_USAGE_SQL}),
   room as (select 1 from usage where usage.used <= $5::bigint),
   card as (select 1 from saved_cards where id = $6::text and retired_at is null for share),
@@ -125,15 +125,41 @@ const OPEN_CHARGE_SQL = `with usage as (${MONTHLY_USAGE_SQL}),
     exists (select 1 from key_claim) as recorded
   from usage`;
 
-export type OpenedCharge = { opened: true } | { opened: false; cardActive: false } | { opened: false; cardActive: true; usedCents: number };
+/** A value written into SQL text as a literal: strings (dates as ISO 8601) escaped by node-postgres. */
+function literal(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value)) throw new Error(`not an integer: ${value}`);
+    return String(value);
+  }
+  if (typeof value === 'boolean') return String(value);
+  return pg.escapeLiteral(value instanceof Date ? value.toISOString() : String(value));
+}
 
 /**
- * Writes the charge's payment (`processing`) and records the request's key with its answer, unless
- * the card was retired meanwhile or the month has already used more than `mostUsedCents`: then
- * nothing is written. Throws KeyTaken if another request holds the key.
+ * Runs `statement` (its $n the `values`) after taking the advisory lock of `lockKey`, both in one
+ * implicit transaction sent as one simple query: the lock is held inside PostgreSQL only, never
+ * across a round trip to this process, whose event loop, under load, would keep every other holder
+ * of the lock waiting. A simple query takes no parameters, so each value is written in as a
+ * literal.
  */
-export async function openCharge(trx: Knex.Transaction, payment: PaymentRow, card: SavedCardRow, mostUsedCents: number, record: KeyRecord & { lockToken: string }): Promise<OpenedCharge> {
-  const [row] = await sql<{ month_used_cents: number; room: boolean; card_active: boolean; recorded: boolean }>(trx, OPEN_CHARGE_SQL, [
+async function afterAdvisoryLock<Row>(db: Db, lockKey: string, statement: string, values: readonly unknown[]): Promise<Row[]> {
+  const inlined = statement.replace(/\$(\d+)/g, (_match, n: string) => literal(values[Number(n) - 1]));
+  const results = (await db.raw(`select pg_advisory_xact_lock(hashtext(${literal(lockKey)})); ${inlined}`)) as { rows: Row[] }[];
+  return results[results.length - 1]!.rows;
+}
+
+/** Whether the charge's payment was written; the month's use before it, when the card was active. */
+export type OpenedCharge = { opened: true; usedCents: number } | { opened: false; cardActive: false } | { opened: false; cardActive: true; usedCents: number };
+
+/**
+ * Writes the charge's payment (`processing`) and records the request's key with its answer, under
+ * `lockKey`'s advisory lock (`<account>:<mode>`, the one Pay takes), unless the card was retired
+ * meanwhile or the month has already used more than `mostUsedCents`: then nothing is written.
+ * Throws KeyTaken if another request holds the key.
+ */
+export async function openCharge(db: Db, lockKey: string, payment: PaymentRow, card: SavedCardRow, mostUsedCents: number, record: KeyRecord & { lockToken: string }): Promise<OpenedCharge> {
+  const [row] = await afterAdvisoryLock<{ month_used_cents: string | number; room: boolean; card_active: boolean; recorded: boolean }>(db, lockKey, OPEN_CHARGE_SQL, [
     ...monthlyUsageParams(card.account_id, card.mode, payment.created_at),
     mostUsedCents,
     card.id,
@@ -150,11 +176,12 @@ export async function openCharge(trx: Knex.Transaction, payment: PaymentRow, car
     payment.created_at,
     ...claimParams(record.key, record.lockToken, record.answer),
   ]);
-  const { month_used_cents: usedCents, room, card_active: cardActive, recorded } = row!;
+  const { month_used_cents: used, room, card_active: cardActive, recorded } = row!;
+  const usedCents = Number(used);
   if (!cardActive) return { opened: false, cardActive: false };
   if (!room) return { opened: false, cardActive: true, usedCents };
   if (!recorded) throw new KeyTaken(record.key.scope);
-  return { opened: true };
+  return { opened: true, usedCents };
 }
 
 /** A charge's payment with what asking the processor about it needs: its card and merchant. */

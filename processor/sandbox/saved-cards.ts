@@ -50,11 +50,14 @@ function chargeOutcome(row: ChargeRow, now: Date): ProcessorOutcome {
 
 export function createSandboxSavedCards(deps: { db: Knex; clock: Clock }): Pick<CardProcessor, 'saveCard' | 'chargeSaved' | 'voidCharge' | 'deleteCard'> {
   const { db, clock } = deps;
-  const findCharge = async (reference: string) =>
-    (await db('sandbox_charges as c')
-      .leftJoin('sandbox_tokens as t', 't.token', 'c.token')
-      .where('c.reference', reference)
-      .first('c.*', 't.scheme', 't.last4', 't.expiry_month', 't.expiry_year')) as ChargeRow | undefined;
+  /** The charge of the reference, if any, with the card of the token (if the sandbox has it): one read. */
+  const findCharge = async (reference: string, token: string) =>
+    (await db
+      .from(db.raw('(select ?::text as token) as k', [token]))
+      .leftJoin('sandbox_tokens as t', 't.token', 'k.token')
+      .leftJoin('sandbox_charges as c', 'c.reference', db.raw('?', [reference]))
+      .first('c.reference', 'c.status', 'c.decline_code', 'c.settles_at', 'k.token', 't.scheme', 't.last4', 't.expiry_month', 't.expiry_year', 't.deleted_at')) as
+      (Partial<ChargeRow> & Partial<TokenCard> & { token: string; deleted_at: Date | null });
   return {
     async saveCard(reference) {
       const session = (await db('sandbox_sessions').where({ reference }).first('status', 'scheme', 'last4', 'expiry_month', 'expiry_year')) as
@@ -72,26 +75,26 @@ export function createSandboxSavedCards(deps: { db: Knex; clock: Clock }): Pick<
     },
     async chargeSaved(charge) {
       const now = clock.now();
-      let row = await findCharge(charge.reference);
-      if (row === undefined) {
-        const card = (await db('sandbox_tokens').where({ token: charge.token }).whereNull('deleted_at').first()) as TokenCard | undefined;
-        const decided = card === undefined ? { outcome: 'card_declined' as const, atOnce: true } : merchantInitiatedOutcome(card.expiry_month, card.expiry_year, now);
-        await db('sandbox_charges')
-          .insert({
-            reference: charge.reference,
-            token: charge.token,
-            amount_cents: charge.amountCents,
-            merchant_name: charge.merchantName,
-            status: decided.outcome === 'approved' ? 'approved' : 'declined',
-            decline_code: decided.outcome === 'approved' ? null : decided.outcome,
-            settles_at: decided.atOnce ? now : new Date(now.getTime() + SANDBOX_CHARGE_SETTLE_MS),
-            created_at: now,
-          })
-          .onConflict('reference')
-          .ignore();
-        row = (await findCharge(charge.reference)) as ChargeRow;
-      }
-      return chargeOutcome(row, now);
+      const found = await findCharge(charge.reference, charge.token);
+      if (found.reference) return chargeOutcome(found as ChargeRow, now);
+      const usable = found.scheme !== null && found.scheme !== undefined && found.deleted_at === null;
+      const decided = usable ? merchantInitiatedOutcome(found.expiry_month!, found.expiry_year!, now) : { outcome: 'card_declined' as const, atOnce: true };
+      const [made] = (await db('sandbox_charges')
+        .insert({
+          reference: charge.reference,
+          token: charge.token,
+          amount_cents: charge.amountCents,
+          merchant_name: charge.merchantName,
+          status: decided.outcome === 'approved' ? 'approved' : 'declined',
+          decline_code: decided.outcome === 'approved' ? null : decided.outcome,
+          settles_at: decided.atOnce ? now : new Date(now.getTime() + SANDBOX_CHARGE_SETTLE_MS),
+          created_at: now,
+        })
+        .onConflict('reference')
+        .ignore()
+        .returning(['reference', 'status', 'decline_code', 'settles_at'])) as ChargeRow[];
+      // Made by a call at the same moment: report that one.
+      return chargeOutcome(made ? { ...found, ...made } : ((await findCharge(charge.reference, charge.token)) as ChargeRow), now);
     },
     async voidCharge(reference) {
       await db('sandbox_charges').where({ reference, status: 'approved' }).update({ status: 'canceled' });

@@ -3,8 +3,9 @@
 // one payment:
 // 1. under the account's advisory lock (the one Pay takes), one statement checks the month's room
 //    and that the card is still active, writes the payment `processing` and records the
-//    Idempotency-Key with that answer. From its commit on, a retry replays it and the boot-time
-//    resumer finds the charge;
+//    Idempotency-Key with that answer (db/saved-cards.ts openCharge: the lock and the statement in
+//    one round trip). From its commit on, a retry replays it and the boot-time resumer finds the
+//    charge. Then the limit's notices the month's new use calls for (a refusal's too);
 // 2. the processor is asked for the charge by the payment's stable reference;
 // 3. a charge it decides at once (refused: the card has expired) is recorded with its event and
 //    the key's answer updated before the request answers; otherwise the charge's workflow asks the
@@ -14,6 +15,7 @@ import { newId } from '../../crypto/ids';
 import { ApiError } from '../../domain/errors';
 import { monthlyLimitReached, mostUsedForPayment, planOf } from '../../domain/plans';
 import { completeKey, type KeyToRecord } from '../../db/idempotency-keys';
+import { APPROACHING_PERCENT, noteLimitRefusal, noteLimitUsage } from '../account/note-limit-usage';
 import { findPayment, type PaymentRow } from '../../db/payments';
 import { newChargeRow, openCharge, type SavedCardRow } from '../../db/saved-cards';
 import { cardChargeStart } from '../../orchestration/starts';
@@ -50,13 +52,18 @@ export async function chargeSavedCard(
   const payment = newChargeRow({ card, id: newId('payment', now.getTime()), amountCents: input.amountCents, description: input.description, reference: input.reference ?? null, now });
   const lockToken = randomUUID();
   const json = JSON.stringify(paymentView(payment));
-  const opened = await ctx.db.transaction(async (trx) => {
-    // The lock Pay takes (services/checkouts/pay.ts): one payment at a time per account and mode
-    // enters the month's count, so two cannot both squeeze under the limit.
-    await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`${account.id}:${mode}`]);
-    return openCharge(trx, payment, card, mostUsedForPayment(plan, input.amountCents), { key, answer: { status: 201, json }, lockToken });
-  });
-  if (!opened.opened) throw opened.cardActive ? monthlyLimitReached(account.plan, plan, opened.usedCents) : deleted();
+  // The lock Pay takes (services/checkouts/pay.ts): one payment at a time per account and mode
+  // enters the month's count, so two cannot both squeeze under the limit.
+  const opened = await openCharge(ctx.db, `${account.id}:${mode}`, payment, card, mostUsedForPayment(plan, input.amountCents), { key, answer: { status: 201, json }, lockToken });
+  if (!opened.opened && !opened.cardActive) throw deleted();
+  if (!opened.opened) {
+    await noteLimitRefusal(ctx, scope);
+    throw monthlyLimitReached(account.plan, plan, opened.usedCents);
+  }
+  // The limit's notices the month's new use calls for, in a transaction of their own: none is due
+  // below APPROACHING_PERCENT of the limit, and then no transaction is opened.
+  const usedCents = opened.usedCents + input.amountCents;
+  if (usedCents * 100 >= plan.monthlyLimitCents * APPROACHING_PERCENT) await ctx.db.transaction((trx) => noteLimitUsage({ ...ctx, db: trx }, scope, usedCents));
   // A processor that cannot be reached now is asked again by the charge's workflow, with the same request.
   const answer: ProcessorOutcome = await processor.chargeSaved(chargeRequest(payment, card, account.name)).catch(() => ({ status: 'pending' }));
   const outcome = await decidedCharge(ctx, payment, card, processor, answer);

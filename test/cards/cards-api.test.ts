@@ -133,6 +133,17 @@ describe('saved cards API', function () {
       assert.equal((await api.service.orchestration.port.describe(`charge/${p.id}`))?.status, 'RUNNING');
     });
 
+    it('the description and reference are kept exactly as sent, whatever characters they hold', async () => {
+      const description = "O'Brien's \\ \"tea\" ; drop table payments; -- $1 ප්‍රේම 😀";
+      const reference = "ref'); --\\$17";
+      const answer = await charge(api, keys.sk_test, card.id, { amountCents: 1000, description, reference });
+      assert.equal(answer.status, 201);
+      assert.equal(answer.body.description, description);
+      assert.equal(answer.body.reference, reference);
+      const row = await api.knex('payments').where({ id: answer.body.id }).first();
+      assert.deepEqual([row.description, row.reference], [description, reference]);
+    });
+
     it('20 concurrent charges with one Idempotency-Key make exactly one payment', async () => {
       const { card: once } = await payAndKeep(api, keys, { email: 'once@example.com' });
       const key = ik('concurrent');
@@ -217,6 +228,9 @@ describe('saved cards API', function () {
       assert.equal((await charge(api, merchant.keys.sk_test, big.id, { amountCents: 25_000_001, description: 'c' })).body.reason, 'monthly_limit_reached');
       assert.equal((await charge(api, merchant.keys.sk_test, big.id, { amountCents: 25_000_000, description: 'd' })).status, 201);
       assert.equal((await api.knex('payments').where({ saved_card_id: big.id })).length, 2);
+      // The limit's notices, as for every way of taking a payment: reached at the refusal, approaching at 80 % and over.
+      const notices = await api.knex('events').where({ account_id: merchant.accountId }).where('type', 'like', 'account.limit.%').orderBy('id').pluck('type');
+      assert.deepEqual(notices, ['account.limit.reached', 'account.limit.approaching']);
     });
   });
 });
