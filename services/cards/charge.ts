@@ -23,7 +23,8 @@ import type { Processors } from '../../processor';
 import type { ProcessorOutcome } from '../../processor/port';
 import { paymentView } from '../../views/payment';
 import type { AccountScope, ServiceContext } from '../context';
-import { chargeRequest, decidedCharge, recordChargeOutcome } from './settle-charge';
+import { recordPaymentOutcome } from '../checkouts/settle-attempt';
+import { chargeRequest, decidedCharge } from './settle-charge';
 
 export interface ChargeInput {
   amountCents: number;
@@ -74,7 +75,7 @@ export async function chargeSavedCard(
     return { payment, json };
   }
   return ctx.db.transaction(async (trx) => {
-    const decided = (await recordChargeOutcome({ ...ctx, db: trx }, payment.id, outcome)) ?? (await findPayment(trx, payment.id));
+    const decided = (await recordPaymentOutcome({ ...ctx, db: trx }, payment, outcome, payment.attempts)) ?? (await findPayment(trx, payment.id));
     const decidedJson = JSON.stringify(paymentView(decided));
     await completeKey(trx, key.scope, lockToken, 201, decidedJson);
     return { payment: decided, json: decidedJson };

@@ -7,7 +7,7 @@ import { findPayment, processorReference, type PaymentRow, type PaymentStatus } 
 import { findChargeToSettle, type ChargeToSettle } from '../../db/saved-cards';
 import type { CardProcessor, ProcessorOutcome, SavedCardCharge } from '../../processor/port';
 import { keepable, logPaymentOutcome, recordPaymentOutcome, type DecidedOutcome } from '../checkouts/settle-attempt';
-import type { ProcessorServiceDeps, ServiceContext, TransactionContext } from '../context';
+import type { ProcessorServiceDeps, ServiceContext } from '../context';
 import { inTransaction } from '../run';
 
 export type ChargeResult = 'succeeded' | 'failed' | 'pending';
@@ -38,12 +38,6 @@ export async function decidedCharge(ctx: Pick<ServiceContext, 'db'>, payment: Pa
   return { status: 'refused', code: 'canceled', message: 'The charge was canceled at the processor; the card was not charged.', card: reported };
 }
 
-/** Records the charge's decided outcome in `ctx`'s transaction, once: null when it was decided already. */
-export async function recordChargeOutcome(ctx: TransactionContext, paymentId: string, outcome: DecidedOutcome): Promise<PaymentRow | null> {
-  const payment = await findPayment(ctx.db, paymentId, true);
-  if (payment.status !== 'processing') return null;
-  return recordPaymentOutcome(ctx, payment, outcome, payment.attempts);
-}
 
 function resultOf(status: PaymentStatus): ChargeResult {
   if (status === 'processing') return 'pending';
@@ -57,7 +51,7 @@ export async function settleCharge(deps: ProcessorServiceDeps, paymentId: string
   if (processor === null) return 'pending';
   const outcome = await decidedCharge(deps, payment, card, processor, await processor.chargeSaved(chargeRequest(payment, card, merchantName)));
   if (outcome === null) return 'pending';
-  const updated = await inTransaction(deps, (ctx) => recordChargeOutcome(ctx, paymentId, outcome));
+  const updated = await inTransaction(deps, (ctx) => recordPaymentOutcome(ctx, payment, outcome, payment.attempts));
   if (updated === null) return resultOf((await findPayment(deps.db, paymentId)).status);
   logPaymentOutcome(deps.log, updated, { savedCardId: card.id });
   return resultOf(updated.status);

@@ -48,11 +48,12 @@ export async function keepable(
 }
 
 /**
- * Records a decided outcome on a payment that is `processing` (locked by the caller), with its
- * payment.* event, in the caller's transaction: `succeeded` with its fee and card, or `failed`
- * with why. Conditional on the status, so a retried activity changes nothing twice.
+ * Records a decided outcome on a payment that is `processing`, with its payment.* event, in the
+ * caller's transaction: `succeeded` with its fee and card, or `failed` with why. Conditional on
+ * the status, so a retried activity changes nothing twice: null when the payment was no longer
+ * `processing`.
  */
-export async function recordPaymentOutcome(ctx: TransactionContext, payment: PaymentRow, outcome: DecidedOutcome, attempt: number): Promise<PaymentRow> {
+export async function recordPaymentOutcome(ctx: TransactionContext, payment: PaymentRow, outcome: DecidedOutcome, attempt: number): Promise<PaymentRow | null> {
   const { db: trx, config } = ctx;
   const now = ctx.clock.now();
   let updated: PaymentRow | undefined;
@@ -89,9 +90,9 @@ export async function recordPaymentOutcome(ctx: TransactionContext, payment: Pay
       })
       .returning('*')) as PaymentRow[];
   }
-  const row = updated as PaymentRow;
-  await recordEvent(trx, { accountId: row.account_id, mode: row.mode, type: row.status === 'succeeded' ? 'payment.succeeded' : 'payment.failed', data: paymentView(row), now });
-  return row;
+  if (updated === undefined) return null;
+  await recordEvent(trx, { accountId: updated.account_id, mode: updated.mode, type: updated.status === 'succeeded' ? 'payment.succeeded' : 'payment.failed', data: paymentView(updated), now });
+  return updated;
 }
 
 /** The log line of a payment's outcome, once committed, by the call that settled it (a retry logs nothing twice). */
@@ -116,7 +117,8 @@ export async function applyAttemptOutcome(deps: ProcessorServiceDeps, checkoutId
     if (payment.settled_attempt >= attempt || payment.attempts !== attempt || payment.status !== 'processing') {
       return { result: payment.status === 'succeeded' ? 'succeeded' : payment.status === 'failed' ? 'failed' : 'pending', payment };
     }
-    updated = await recordPaymentOutcome(ctx, payment, outcome, attempt);
+    // Locked above and `processing`: the outcome is recorded.
+    updated = (await recordPaymentOutcome(ctx, payment, outcome, attempt))!;
     if (updated.status !== 'succeeded') return { result: 'failed', payment: updated };
     await ctx.db('checkouts').where({ id: checkout.id, status: 'open' }).update({ status: 'completed', completed_at: updated.succeeded_at });
     return { result: 'succeeded', payment: updated };
