@@ -208,7 +208,8 @@ describe('hosted checkout in a browser', function () {
     await page.waitForURL(c.url);
     const payment = (await api.request(`/v1/payments/${c.payment.id}`, { key: keys.sk_test })).body;
     assert.equal(payment.status, 'succeeded');
-    assert.equal(payment.cardSave, 'requested');
+    // The consent given, the card is kept once the payment has succeeded (test/browser/saved-card.test.ts).
+    assert.equal(payment.cardSave, 'saved');
     await page.context().close();
   });
 

@@ -26,7 +26,7 @@ describe('webhook deliveries resumed on boot', () => {
     const row = await api.knex('webhook_endpoints').where({ id: endpoint.id }).first();
     // Committed, and then the process died before the ping's workflow started.
     const ping = await createPingDelivery(api.knex, row, api.clock.now());
-    const starts = (await createResumers({ db: api.knex, clock: api.clock })[1]!()).filter((s) => (s.args[0] as string) === ping.id);
+    const starts = (await Promise.all(createResumers({ db: api.knex, clock: api.clock }).map((resume) => resume()))).flat().filter((s) => (s.args[0] as string) === ping.id);
     assert.deepEqual(starts.map((s) => [s.workflowType, s.workflowId]), [['webhookResend', `webhook-resend/${ping.id}/1`]]);
     for (const start of starts) await api.service.orchestration.port.start(start);
     const delivery = await eventually(
