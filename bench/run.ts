@@ -3,6 +3,7 @@ import { benchDatabase } from './database';
 import { runEmbeddedEngineBench } from './embedded-engine';
 import { runPlatformBench } from './platform';
 import { runCheckoutBench } from './checkouts';
+import { runRefundBench } from './refunds';
 import { runWebhookBench } from './webhooks';
 import { runAsCommand } from './command';
 
@@ -12,6 +13,7 @@ async function main(): Promise<void> {
     console.log(`Kasi benchmarks on ${process.platform}/${process.arch}, Node ${process.version}, ${(await import('node:os')).cpus().length} cores`);
     await runPlatformBench(database);
     await runCheckoutBench(database);
+    await runRefundBench(database);
     await runWebhookBench(database);
     await runEmbeddedEngineBench();
   } finally {

@@ -2,9 +2,11 @@
 // that record what the processor decided. Refunds on one payment never sum past the amount paid:
 // the check and the write are one conditional UPDATE of the payment, in the statement that
 // inserts the refund, under the payment's row lock.
+import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Mode } from '../domain/api-keys';
 import type { PaymentStatus } from './payments';
+import { claimKeySql, claimParams, KeyTaken, type KeyRecord } from './idempotency-keys';
 import { sql } from './sql';
 
 type Db = Knex | Knex.Transaction;
@@ -38,76 +40,79 @@ export interface RefundedPayment {
   refunded_cents: string | number;
 }
 
-// $1 payment, $2 account, $3 mode, $4 amount (null: everything left), $5 refund id, $6 reason,
-// $7 time. The payment is locked first (a concurrent refund's statement waits here, then reads the
-// payment as that one left it); the refund's amount is decided from it; the UPDATE takes the
-// amount only while it fits (`refunded_cents + amount <= amount_cents`, re-checked on the row as
-// it stands); the refund is inserted only if the UPDATE took it. Pending refunds count at once:
-// what is left is never promised twice. The payment comes back as it was found, to say why not.
-const OPEN_REFUND_SQL = `with payment as (
+// The statement that opens a refund. $1 payment, $2 account, $3 mode, $4 amount, $5 refund id,
+// $6 reason, $7 time; then the Idempotency-Key's claim with its answer (claimKeySql). The payment
+// is locked first: a concurrent refund's statement waits here, then reads the payment as that one
+// left it. Only if the amount fits in what is left is the key claimed; only if the key was ours
+// does the conditional UPDATE take the amount (`refunded_cents + amount <= amount_cents`, checked
+// on the row as it stands) and move the status, and only if it took it is the refund inserted.
+// Pending refunds count at once: what is left is never promised twice. The payment comes back as
+// it was found, to say why not.
+const openRefundSql = (claim: string) => `with payment as (
     select id, mode, status, amount_cents, refunded_cents from payments where id = $1 and account_id = $2 for update
   ),
-  asked as (
-    select coalesce($4::bigint, amount_cents - refunded_cents) as amount_cents from payment
+  fits as (
+    select 1 from payment
     where mode = $3 and status in (${REFUNDABLE_STATUSES.map((status) => `'${status}'`).join(', ')})
+      and $4::bigint >= ${REFUND_MIN_CENTS} and refunded_cents + $4::bigint <= amount_cents
   ),
+  key_claim as (${claim}),
   taken as (
     update payments p
-    set refunded_cents = p.refunded_cents + asked.amount_cents,
-        status = case when p.refunded_cents + asked.amount_cents = p.amount_cents then 'refunded' else 'partially_refunded' end
-    from asked
-    where p.id = $1 and asked.amount_cents >= ${REFUND_MIN_CENTS} and p.refunded_cents + asked.amount_cents <= p.amount_cents
-    returning asked.amount_cents
+    set refunded_cents = p.refunded_cents + $4::bigint,
+        status = case when p.refunded_cents + $4::bigint = p.amount_cents then 'refunded' else 'partially_refunded' end
+    from key_claim
+    where p.id = $1 and p.refunded_cents + $4::bigint <= p.amount_cents
+    returning 1
   ),
   refund as (
     insert into refunds (id, account_id, mode, payment_id, status, amount_cents, reason, created_at)
-    select $5::text, $2::text, $3::text, $1::text, 'pending', taken.amount_cents, $6::text, $7::timestamptz from taken
-    returning amount_cents
+    select $5::text, $2::text, $3::text, $1::text, 'pending', $4::bigint, $6::text, $7::timestamptz from taken
   )
-  select payment.mode, payment.status, payment.amount_cents, payment.refunded_cents, (select amount_cents from refund) as refund_cents
+  select payment.mode, payment.status, payment.amount_cents, payment.refunded_cents,
+    exists (select 1 from fits) as fits, exists (select 1 from key_claim) as recorded
   from payment`;
+const OPEN_REFUND_SQL = openRefundSql(claimKeySql(8, 'from fits'));
 
-export interface NewRefund {
-  id: string;
-  accountId: string;
-  mode: Mode;
-  paymentId: string;
-  /** Null: everything still refundable. */
-  amountCents: number | null;
-  reason: string | null;
-  now: Date;
+/**
+ * The row a new refund will have once written, so its answer is known before the statement that
+ * records it with the key.
+ */
+export function newRefundRow(refund: Pick<RefundRow, 'id' | 'account_id' | 'mode' | 'payment_id' | 'reason' | 'created_at'> & { amount_cents: number }): RefundRow {
+  return { ...refund, status: 'pending', failure_message: null, succeeded_at: null };
 }
 
 /**
- * Opens a pending refund and adds it to its payment's `refunded_cents` (status
- * `partially_refunded` or `refunded`), in one statement. `refund` is null when nothing was
- * written: the account has no such payment (`payment` null too), or it is of the other mode, not
- * refundable, or the amount does not fit; `payment`, as it stood, says which.
+ * Opens the pending refund `refund` and adds it to its payment's `refunded_cents` (status
+ * `partially_refunded` or `refunded`), recording the request's key with its answer, in one
+ * statement. `opened` false when nothing was written: the account has no such payment (`payment`
+ * null), or it is of the other mode, not refundable, or the amount does not fit; `payment`, as it
+ * stood, says which. Throws KeyTaken if another request holds the key.
  */
-export async function openRefund(db: Db, input: NewRefund): Promise<{ payment: RefundedPayment | null; refund: RefundRow | null }> {
-  const [row] = await sql<RefundedPayment & { refund_cents: string | number | null }>(db, OPEN_REFUND_SQL, [
-    input.paymentId, input.accountId, input.mode, input.amountCents, input.id, input.reason, input.now,
+export async function openRefund(db: Db, refund: RefundRow, record: KeyRecord): Promise<{ opened: boolean; payment: RefundedPayment | null }> {
+  const [row] = await sql<RefundedPayment & { fits: boolean; recorded: boolean }>(db, OPEN_REFUND_SQL, [
+    refund.payment_id, refund.account_id, refund.mode, refund.amount_cents, refund.id, refund.reason, refund.created_at,
+    ...claimParams(record.key, randomUUID(), record.answer),
   ]);
-  if (row === undefined) return { payment: null, refund: null };
-  const { refund_cents: refundCents, ...payment } = row;
-  if (refundCents === null) return { payment, refund: null };
-  const refund: RefundRow = {
-    id: input.id,
-    account_id: input.accountId,
-    mode: input.mode,
-    payment_id: input.paymentId,
-    status: 'pending',
-    amount_cents: refundCents,
-    reason: input.reason,
-    failure_message: null,
-    created_at: input.now,
-    succeeded_at: null,
-  };
-  return { payment, refund };
+  if (row === undefined) return { opened: false, payment: null };
+  const { fits, recorded, ...payment } = row;
+  if (fits && !recorded) throw new KeyTaken(record.key.scope);
+  return { opened: fits, payment };
 }
 
-export async function findRefund(db: Db, id: string): Promise<RefundRow> {
-  const row = (await db<RefundRow>('refunds').where({ id }).first()) as RefundRow | undefined;
+/** The account's payment as a refund would find it (null: none with that id). */
+export async function findRefundablePayment(db: Db, accountId: string, paymentId: string): Promise<RefundedPayment | null> {
+  const [row] = await sql<RefundedPayment>(db, 'select mode, status, amount_cents, refunded_cents from payments where id = $1 and account_id = $2', [paymentId, accountId]);
+  return row ?? null;
+}
+
+/** A refund with its payment's approved attempt (the processor's reference of what it refunds). */
+export interface RefundToSettle extends RefundRow {
+  payment_attempt: number;
+}
+
+export async function findRefundToSettle(db: Db, id: string): Promise<RefundToSettle> {
+  const [row] = await sql<RefundToSettle>(db, 'select r.*, p.settled_attempt as payment_attempt from refunds r join payments p on p.id = r.payment_id where r.id = $1', [id]);
   if (!row) throw new Error(`refund ${id} not found`);
   return row;
 }

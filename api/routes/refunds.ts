@@ -21,6 +21,8 @@ export const refundRoutes = [
     tag: TAG,
     auth: { permission: 'refunds:write' },
     idempotent: true,
+    // One statement: the Idempotency-Key with its answer, the payment's refunded amount and the refund.
+    transaction: 'statement',
     body: refundCreateSchema,
     responses: {
       201: {
@@ -35,7 +37,8 @@ export const refundRoutes = [
     // 404 also without a reason: the key has no such payment.
     errors: ['amount', 'mode_mismatch', 'not_refundable'],
     async handler(input) {
-      return { status: 201, body: refundView(await createRefund(input, input.caller, input.body)) };
+      const { refund, json } = await createRefund(input, input.caller, input.body, input.idempotencyKey!);
+      return { status: 201, body: refundView(refund), json };
     },
   }),
   listRoute<RefundRow, ListQuery & { paymentId?: string }>({

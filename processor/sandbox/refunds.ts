@@ -49,30 +49,27 @@ export function createSandboxRefunds(deps: { db: Knex; clock: Clock; sandboxSett
   return {
     async refund(request) {
       const now = clock.now();
-      let row = await find(request.reference);
-      if (row === undefined) {
-        const { rows } = (await db.raw(APPROVED_PAYMENT_SQL, [request.paymentReference, request.paymentReference])) as {
-          rows: { approved_at: Date; expiry_month: number | null; expiry_year: number | null }[];
-        };
-        const paid = rows[0];
-        const failure = paid === undefined ? REFUND_FAILURES.noPayment : refundsFail(paid) ? REFUND_FAILURES.accountClosed : null;
-        const settlesAt = paid === undefined ? now : new Date(Math.max(now.getTime(), paid.approved_at.getTime() + settlementMs));
-        // One refund per reference: a retried request finds the first.
-        await db('sandbox_refunds')
-          .insert({
-            reference: request.reference,
-            payment_reference: request.paymentReference,
-            amount_cents: request.amountCents,
-            status: failure === null ? 'succeeded' : 'failed',
-            failure_message: failure,
-            settles_at: settlesAt,
-            created_at: now,
-          })
-          .onConflict('reference')
-          .ignore();
-        row = (await find(request.reference)) as RefundRow;
-      }
-      return outcomeOf(row, now);
+      const { rows } = (await db.raw(APPROVED_PAYMENT_SQL, [request.paymentReference, request.paymentReference])) as {
+        rows: { approved_at: Date; expiry_month: number | null; expiry_year: number | null }[];
+      };
+      const paid = rows[0];
+      const failure = paid === undefined ? REFUND_FAILURES.noPayment : refundsFail(paid) ? REFUND_FAILURES.accountClosed : null;
+      const settlesAt = paid === undefined ? now : new Date(Math.max(now.getTime(), paid.approved_at.getTime() + settlementMs));
+      // One refund per reference: a repeated request finds the first, as it was decided then.
+      const [made] = (await db('sandbox_refunds')
+        .insert({
+          reference: request.reference,
+          payment_reference: request.paymentReference,
+          amount_cents: request.amountCents,
+          status: failure === null ? 'succeeded' : 'failed',
+          failure_message: failure,
+          settles_at: settlesAt,
+          created_at: now,
+        })
+        .onConflict('reference')
+        .ignore()
+        .returning(['status', 'failure_message', 'settles_at'])) as RefundRow[];
+      return outcomeOf(made ?? (await find(request.reference)), now);
     },
     async refundOutcome(reference) {
       return outcomeOf(await find(reference), clock.now());

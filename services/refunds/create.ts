@@ -1,13 +1,16 @@
 // Refund a payment (POST /v1/refunds): one statement checks that the payment is this account's,
-// of this mode and refundable, and that the amount fits in what is left, and only then writes the
-// refund `pending` and adds it to the payment's `refundedCents` (status `partially_refunded` or
-// `refunded`): atomic in PostgreSQL, so concurrent refunds never sum past the amount paid. The
-// refund's workflow starts after the commit and takes it to the processor.
+// of this mode and refundable, and that the amount fits in what is left, and only then records
+// the Idempotency-Key with its answer, writes the refund `pending` and adds it to the payment's
+// `refundedCents` (status `partially_refunded` or `refunded`): atomic in PostgreSQL, so concurrent
+// refunds never sum past the amount paid. The refund's workflow starts after the commit and takes
+// it to the processor.
 import { newId } from '../../crypto/ids';
 import { ApiError } from '../../domain/errors';
 import { centsFromDb } from '../../domain/money';
-import { openRefund, REFUND_MIN_CENTS, REFUNDABLE_STATUSES, type RefundRow } from '../../db/refunds';
+import type { KeyToRecord } from '../../db/idempotency-keys';
+import { findRefundablePayment, newRefundRow, openRefund, REFUND_MIN_CENTS, REFUNDABLE_STATUSES, type RefundedPayment, type RefundRow } from '../../db/refunds';
 import { refundStart } from '../../orchestration/starts';
+import { refundView } from '../../views/refund';
 import type { AccountScope, ServiceContext } from '../context';
 
 export interface RefundInput {
@@ -17,33 +20,57 @@ export interface RefundInput {
   reason?: string;
 }
 
-export async function createRefund(ctx: ServiceContext, scope: AccountScope, input: RefundInput): Promise<RefundRow> {
-  const now = ctx.clock.now();
-  const { payment, refund } = await openRefund(ctx.db, {
-    id: newId('refund', now.getTime()),
-    accountId: scope.account.id,
-    mode: scope.mode,
-    paymentId: input.paymentId,
-    amountCents: input.amountCents ?? null,
-    reason: input.reason ?? null,
-    now,
-  });
-  if (payment === null) throw new ApiError('NOT_FOUND', `No payment with id ${input.paymentId}.`);
+/**
+ * "Everything left" is asked for again this many times when other refunds of the payment commit
+ * between reading what is left and taking it (each time from the payment as the statement found it).
+ */
+const EVERYTHING_LEFT_TRIES = 3;
+
+const leftOf = (payment: RefundedPayment) => centsFromDb(payment.amount_cents) - centsFromDb(payment.refunded_cents);
+
+/** Why the payment, as found, takes no refund of `amountCents`. */
+function refusal(scope: AccountScope, input: RefundInput, payment: RefundedPayment | null): ApiError {
+  if (payment === null) return new ApiError('NOT_FOUND', `No payment with id ${input.paymentId}.`);
   if (payment.mode !== scope.mode) {
-    throw new ApiError('mode_mismatch', `The payment ${input.paymentId} is a ${payment.mode} object: use a ${payment.mode} key.`);
+    return new ApiError('mode_mismatch', `The payment ${input.paymentId} is a ${payment.mode} object: use a ${payment.mode} key.`);
   }
   if (!REFUNDABLE_STATUSES.includes(payment.status)) {
-    throw new ApiError('not_refundable', `The payment is ${payment.status}: only a succeeded or partially refunded payment can be refunded.`);
+    return new ApiError('not_refundable', `The payment is ${payment.status}: only a succeeded or partially refunded payment can be refunded.`);
   }
-  if (refund === null) {
-    const leftCents = centsFromDb(payment.amount_cents) - centsFromDb(payment.refunded_cents);
-    const asked = input.amountCents === undefined ? 'Everything left' : `${input.amountCents} cents`;
-    throw new ApiError('amount', `${asked} cannot be refunded: ${leftCents} cents of the payment are left to refund, and a refund is at least ${REFUND_MIN_CENTS} cents.`, {
-      fields: [{ path: 'amountCents', message: `At least ${REFUND_MIN_CENTS} and at most ${leftCents} cents.` }],
-    });
-  }
-  ctx.afterCommit(async () => {
-    await ctx.workflows.start(refundStart(refund));
+  const leftCents = leftOf(payment);
+  const asked = input.amountCents === undefined ? 'Everything left' : `${input.amountCents} cents`;
+  return new ApiError('amount', `${asked} cannot be refunded: ${leftCents} cents of the payment are left to refund, and a refund is at least ${REFUND_MIN_CENTS} cents.`, {
+    fields: [{ path: 'amountCents', message: `At least ${REFUND_MIN_CENTS} and at most ${leftCents} cents.` }],
   });
-  return refund;
+}
+
+/**
+ * Opens the refund and records `key` with its answer in the same statement (a retry with the key
+ * replays it). An omitted amount is what is left when the payment is read, taken only if it is
+ * still all that is left.
+ */
+export async function createRefund(ctx: ServiceContext, scope: AccountScope, input: RefundInput, key: KeyToRecord): Promise<{ refund: RefundRow; json: string }> {
+  const now = ctx.clock.now();
+  const id = newId('refund', now.getTime());
+  let found: RefundedPayment | null = null;
+  if (input.amountCents === undefined) {
+    found = await findRefundablePayment(ctx.db, scope.account.id, input.paymentId);
+    if (found === null || found.mode !== scope.mode || !REFUNDABLE_STATUSES.includes(found.status)) throw refusal(scope, input, found);
+  }
+  for (let tries = 1; ; tries++) {
+    const amountCents = input.amountCents ?? leftOf(found!);
+    const refund = newRefundRow({ id, account_id: scope.account.id, mode: scope.mode, payment_id: input.paymentId, amount_cents: amountCents, reason: input.reason ?? null, created_at: now });
+    // The answer is recorded with the key in the write itself, so it is made first.
+    const json = JSON.stringify(refundView(refund));
+    const { opened, payment } = await openRefund(ctx.db, refund, { key, answer: { status: 201, json } });
+    if (opened) {
+      ctx.afterCommit(async () => {
+        await ctx.workflows.start(refundStart(refund));
+      });
+      return { refund, json };
+    }
+    const leftMoved = input.amountCents === undefined && payment !== null && REFUNDABLE_STATUSES.includes(payment.status) && leftOf(payment) !== amountCents;
+    if (!leftMoved || tries === EVERYTHING_LEFT_TRIES) throw refusal(scope, input, payment);
+    found = payment;
+  }
 }

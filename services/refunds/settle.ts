@@ -6,8 +6,8 @@
 // amount refundable again and the payment's status following. Called by the refund's workflow.
 import { centsFromDb } from '../../domain/money';
 import { recordEvent } from '../../db/events';
-import { findPayment, processorReference } from '../../db/payments';
-import { findRefund, markRefundFailed, markRefundSucceeded, type RefundRow } from '../../db/refunds';
+import { processorReference } from '../../db/payments';
+import { findRefundToSettle, markRefundFailed, markRefundSucceeded, type RefundToSettle } from '../../db/refunds';
 import type { CardProcessor, RefundOutcome } from '../../processor/port';
 import { refundView } from '../../views/refund';
 import type { ProcessorServiceDeps } from '../context';
@@ -16,10 +16,10 @@ import { inTransaction } from '../run';
 /** What the workflow learns: decided, or pending with when to ask again (ISO 8601, if known). */
 export type RefundProgress = { status: 'pending'; askAt: string | null } | { status: 'succeeded' | 'failed' };
 
-type Ask = (processor: CardProcessor, refund: RefundRow) => Promise<RefundOutcome>;
+type Ask = (processor: CardProcessor, refund: RefundToSettle) => Promise<RefundOutcome>;
 
 async function settle(deps: ProcessorServiceDeps, refundId: string, ask: Ask): Promise<RefundProgress> {
-  const refund = await findRefund(deps.db, refundId);
+  const refund = await findRefundToSettle(deps.db, refundId);
   if (refund.status !== 'pending') return { status: refund.status };
   const processor = deps.processors.forMode(refund.mode);
   // No processor takes this mode's refunds yet (live): asked again later.
@@ -33,7 +33,7 @@ async function settle(deps: ProcessorServiceDeps, refundId: string, ask: Ask): P
     await recordEvent(trx, { accountId: row.account_id, mode: row.mode, type: outcome.status === 'succeeded' ? 'refund.succeeded' : 'refund.failed', data: refundView(row), now });
     return row;
   });
-  if (recorded === undefined) return { status: (await findRefund(deps.db, refundId)).status as 'succeeded' | 'failed' };
+  if (recorded === undefined) return { status: (await findRefundToSettle(deps.db, refundId)).status as 'succeeded' | 'failed' };
   const { id, payment_id: paymentId, account_id: accountId, mode, amount_cents: amount, failure_message: failureMessage } = recorded;
   deps.log.info({ refundId: id, paymentId, accountId, mode, amountCents: centsFromDb(amount), failureMessage }, `refund ${recorded.status}`);
   return { status: outcome.status };
@@ -41,10 +41,9 @@ async function settle(deps: ProcessorServiceDeps, refundId: string, ask: Ask): P
 
 /** Asks the processor for the refund of the payment's approved charge, and records it if decided. */
 export function submitRefund(deps: ProcessorServiceDeps, refundId: string): Promise<RefundProgress> {
-  return settle(deps, refundId, async (processor, refund) => {
-    const payment = await findPayment(deps.db, refund.payment_id);
-    return processor.refund({ reference: refund.id, paymentReference: processorReference(payment.id, payment.settled_attempt), amountCents: centsFromDb(refund.amount_cents) });
-  });
+  return settle(deps, refundId, (processor, refund) =>
+    processor.refund({ reference: refund.id, paymentReference: processorReference(refund.payment_id, refund.payment_attempt), amountCents: centsFromDb(refund.amount_cents) }),
+  );
 }
 
 /** Asks the processor where the refund stands, and records it if decided. */

@@ -16,7 +16,7 @@ describe('refund workflow (embedded engine, stand-in activities)', () => {
   /** Each question the workflow asked: which activity, and when (ms after the start). */
   let asked: [string, number][];
   /** The answers still to give, in order; a number is "pending, decided at this many ms after the start". */
-  let answers: (RefundProgress['status'] | number | null)[];
+  let answers: (Exclude<RefundProgress['status'], 'pending'> | number | null)[];
 
   const answer = async (activity: string): Promise<RefundProgress> => {
     const now = await env.now();
