@@ -32,7 +32,7 @@ export interface RefundRow {
   succeeded_at: Date | null;
 }
 
-/** The payment a refund was asked on, as the statement found it (locked, so current). */
+/** What the refund rules read of the payment a refund is asked on. */
 export interface RefundedPayment {
   mode: Mode;
   status: PaymentStatus;
@@ -49,7 +49,7 @@ export interface RefundedPayment {
 // Pending refunds count at once: what is left is never promised twice. The payment comes back as
 // it was found, to say why not.
 const openRefundSql = (claim: string) => `with payment as (
-    select id, mode, status, amount_cents, refunded_cents from payments where id = $1 and account_id = $2 for update
+    select mode, status, amount_cents, refunded_cents from payments where id = $1 and account_id = $2 for update
   ),
   fits as (
     select 1 from payment
