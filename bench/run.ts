@@ -2,6 +2,7 @@
 import { benchDatabase } from './database';
 import { runEmbeddedEngineBench } from './embedded-engine';
 import { runPlatformBench } from './platform';
+import { runCardChargeBench } from './cards';
 import { runCheckoutBench } from './checkouts';
 import { runRefundBench } from './refunds';
 import { runWebhookBench } from './webhooks';
@@ -14,6 +15,7 @@ async function main(): Promise<void> {
     await runPlatformBench(database);
     await runCheckoutBench(database);
     await runRefundBench(database);
+    await runCardChargeBench(database);
     await runWebhookBench(database);
     await runEmbeddedEngineBench();
   } finally {

@@ -9,6 +9,7 @@ import type { Locale } from '../domain/locale';
 import { claimKeySql, claimParams, KeyTaken, type KeyRecord } from './idempotency-keys';
 import { MONTHLY_USAGE_SQL, monthlyUsageParams } from './monthly-usage';
 import { newPaymentRow, type PaymentRow } from './payments';
+import { sql } from './sql';
 
 type Db = Knex | Knex.Transaction;
 
@@ -192,12 +193,13 @@ export interface ChargeToSettle {
   merchantName: string;
 }
 
+// Read every time a charge's workflow asks about it: a named prepared statement (db/sql.ts).
+const CHARGE_TO_SETTLE_SQL = `select p.*, row_to_json(c) as saved_card, a.name as merchant_name
+  from payments p join saved_cards c on c.id = p.saved_card_id join accounts a on a.id = p.account_id
+  where p.id = $1`;
+
 export async function findChargeToSettle(db: Db, paymentId: string): Promise<ChargeToSettle> {
-  const row = (await db('payments as p')
-    .join('saved_cards as c', 'c.id', 'p.saved_card_id')
-    .join('accounts as a', 'a.id', 'p.account_id')
-    .where('p.id', paymentId)
-    .first('p.*', db.raw('row_to_json(c) as saved_card'), 'a.name as merchant_name')) as (PaymentRow & { saved_card: ChargeToSettle['card']; merchant_name: string }) | undefined;
+  const [row] = await sql<PaymentRow & { saved_card: ChargeToSettle['card']; merchant_name: string }>(db, CHARGE_TO_SETTLE_SQL, [paymentId]);
   if (!row) throw new Error(`saved-card charge ${paymentId} not found`);
   const { saved_card: card, merchant_name: merchantName, ...payment } = row;
   return { payment, card, merchantName };

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Clock } from '../../domain/clock';
 import type { CardScheme } from '../../domain/card';
+import { sql } from '../../db/sql';
 import type { CardProcessor, DeclineCode, ProcessorOutcome, ReportedCard } from '../port';
 import { DECLINE_MESSAGES, keepsCard, merchantInitiatedOutcome } from './cards';
 
@@ -29,6 +30,20 @@ interface ChargeRow extends Partial<Omit<TokenCard, 'token'>> {
   decline_code: DeclineCode | null;
   settles_at: Date;
 }
+
+/** A reference's charge (null columns when there is none) and the card of a token (null when the sandbox has no such token). */
+type FoundCharge = Partial<ChargeRow> & Partial<TokenCard> & { token: string; deleted_at: Date | null };
+
+// The charging path's two statements, as named prepared statements (db/sql.ts): a charge is made
+// with one of each and asked about with the first.
+const FIND_CHARGE_SQL = `select c.reference, c.status, c.decline_code, c.settles_at, k.token, t.scheme, t.last4, t.expiry_month, t.expiry_year, t.deleted_at
+  from (select $2::text as token) k
+  left join sandbox_tokens t on t.token = k.token
+  left join sandbox_charges c on c.reference = $1::text`;
+const INSERT_CHARGE_SQL = `insert into sandbox_charges (reference, token, amount_cents, merchant_name, status, decline_code, settles_at, created_at)
+  values ($1, $2, $3, $4, $5, $6, $7, $8)
+  on conflict (reference) do nothing
+  returning reference, status, decline_code, settles_at`;
 
 function randomToken(): string {
   const alphabet = '0123456789abcdefghijklmnopqrstuvwxyz';
@@ -52,12 +67,7 @@ export function createSandboxSavedCards(deps: { db: Knex; clock: Clock }): Pick<
   const { db, clock } = deps;
   /** The charge of the reference, if any, with the card of the token (if the sandbox has it): one read. */
   const findCharge = async (reference: string, token: string) =>
-    (await db
-      .from(db.raw('(select ?::text as token) as k', [token]))
-      .leftJoin('sandbox_tokens as t', 't.token', 'k.token')
-      .leftJoin('sandbox_charges as c', 'c.reference', db.raw('?', [reference]))
-      .first('c.reference', 'c.status', 'c.decline_code', 'c.settles_at', 'k.token', 't.scheme', 't.last4', 't.expiry_month', 't.expiry_year', 't.deleted_at')) as
-      (Partial<ChargeRow> & Partial<TokenCard> & { token: string; deleted_at: Date | null });
+    (await sql<FoundCharge>(db, FIND_CHARGE_SQL, [reference, token]))[0]!;
   return {
     async saveCard(reference) {
       const session = (await db('sandbox_sessions').where({ reference }).first('status', 'scheme', 'last4', 'expiry_month', 'expiry_year')) as
@@ -79,20 +89,16 @@ export function createSandboxSavedCards(deps: { db: Knex; clock: Clock }): Pick<
       if (found.reference) return chargeOutcome(found as ChargeRow, now);
       const usable = found.scheme !== null && found.scheme !== undefined && found.deleted_at === null;
       const decided = usable ? merchantInitiatedOutcome(found.expiry_month!, found.expiry_year!, now) : { outcome: 'card_declined' as const, atOnce: true };
-      const [made] = (await db('sandbox_charges')
-        .insert({
-          reference: charge.reference,
-          token: charge.token,
-          amount_cents: charge.amountCents,
-          merchant_name: charge.merchantName,
-          status: decided.outcome === 'approved' ? 'approved' : 'declined',
-          decline_code: decided.outcome === 'approved' ? null : decided.outcome,
-          settles_at: decided.atOnce ? now : new Date(now.getTime() + SANDBOX_CHARGE_SETTLE_MS),
-          created_at: now,
-        })
-        .onConflict('reference')
-        .ignore()
-        .returning(['reference', 'status', 'decline_code', 'settles_at'])) as ChargeRow[];
+      const [made] = await sql<ChargeRow>(db, INSERT_CHARGE_SQL, [
+        charge.reference,
+        charge.token,
+        charge.amountCents,
+        charge.merchantName,
+        decided.outcome === 'approved' ? 'approved' : 'declined',
+        decided.outcome === 'approved' ? null : decided.outcome,
+        decided.atOnce ? now : new Date(now.getTime() + SANDBOX_CHARGE_SETTLE_MS),
+        now,
+      ]);
       // Made by a call at the same moment: report that one.
       return chargeOutcome(made ? { ...found, ...made } : ((await findCharge(charge.reference, charge.token)) as ChargeRow), now);
     },
