@@ -1,6 +1,7 @@
 // The Saved cards endpoints over HTTP: the list (one list of the newest 200), get, delete, and the
 // charge's answers and errors; the Idempotency-Key and the monthly limit under concurrency.
 import assert from 'node:assert/strict';
+import { updateAccount } from '../../db/accounts';
 import { createApiKey } from '../../db/api-keys';
 import type { MerchantKeys } from '../../db/merchants';
 import { newId } from '../../crypto/ids';
@@ -207,11 +208,18 @@ describe('saved cards API', function () {
       assert.equal((await charge(api, keys.sk_live, card.id)).body.reason, 'mode_mismatch');
     });
 
-    it('merchant_not_live: a live charge before the account is activated', async () => {
+    it('merchant_not_live: a live charge before the account is activated; merchant_unavailable: a suspended account\'s card', async () => {
       const fresh = await api.merchant();
       const answer = await charge(api, fresh.keys.sk_live, newId('savedCard', Date.now()));
       assert.equal(answer.status, 409);
       assert.equal(answer.body.reason, 'merchant_not_live');
+      const merchant = await api.merchant({ activate: true });
+      const { card: kept } = await payAndKeep(api, merchant.keys, { email: 'suspended-charge@example.com' });
+      await updateAccount(api.knex, merchant.accountId, { status: 'suspended' }, api.clock.now());
+      const refused = await charge(api, merchant.keys.sk_test, kept.id);
+      assert.equal(refused.status, 409);
+      assert.equal(refused.body.reason, 'merchant_unavailable');
+      assert.equal((await api.knex('payments').where({ saved_card_id: kept.id })).length, 0);
     });
 
     it('monthly_limit_reached: the month\'s succeeded and processing payments plus the charge may not pass the plan\'s limit; two racing charges cannot both squeeze under it', async () => {
