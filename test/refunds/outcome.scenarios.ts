@@ -9,6 +9,7 @@ import { REFUND_FAILURES } from '../../processor/sandbox/refunds';
 import { skipUnlessInstalled, startApiWithMerchant, type EngineKind, type TestApi } from '../support/api';
 import { ahead, assertInstant, by } from '../support/instants';
 import { paidPayment, refund, REFUNDS_FAIL } from './refund-flow';
+import { charge, payAndKeep } from '../cards/card-flow';
 
 const SETTLEMENT_MS = 5_000;
 
@@ -88,6 +89,28 @@ export function describeRefundOutcomes(engine: EngineKind): void {
       await api.workflows.settle();
       assert.equal((await getRefund(again.id)).status, 'failed');
       for (const r of [...made, again]) await api.workflows.replay(`refund/${r.id}`);
+    });
+
+    it('a saved card charged from the API: part refunded, then the rest, once the charge has settled', async () => {
+      const { card } = await payAndKeep(api, keys);
+      const made = await charge(api, keys.sk_test, card.id, { amountCents: 150_000, description: 'Tea, March' });
+      assert.equal(made.status, 201, made.text);
+      // The sandbox's bank answers the charge 5 s later, and the payment settles 5 s after that.
+      const approvedAt = (await api.knex('sandbox_charges').where({ reference: `${made.body.id}.1` }).first()).settles_at.getTime();
+      await api.clock.set(by(api.clock, approvedAt));
+      assert.equal((await getPayment(made.body.id)).status, 'succeeded');
+      const part = (await refund(api, keys.sk_test, { paymentId: made.body.id, amountCents: 50_000 })).body;
+      assert.deepEqual([(await getPayment(made.body.id)).status, (await getPayment(made.body.id)).refundedCents], ['partially_refunded', 50_000]);
+      await api.clock.set(ahead(api.clock, approvedAt + SETTLEMENT_MS - 1));
+      assert.equal((await getRefund(part.id)).status, 'pending');
+      await api.clock.set(by(api.clock, approvedAt + SETTLEMENT_MS));
+      assert.equal((await getRefund(part.id)).status, 'succeeded');
+      const rest = (await refund(api, keys.sk_test, { paymentId: made.body.id })).body;
+      assert.equal(rest.amountCents, 100_000);
+      await api.workflows.settle();
+      assert.equal((await getRefund(rest.id)).status, 'succeeded');
+      assert.deepEqual([(await getPayment(made.body.id)).status, (await getPayment(made.body.id)).refundedCents], ['refunded', 150_000]);
+      assert.deepEqual((await eventsOf([part.id, rest.id])).map((e: any) => [e.type, e.data.id]), [['refund.succeeded', part.id], ['refund.succeeded', rest.id]]);
     });
 
     it('a failed refund gives back only its own amount: the payment stays partially_refunded by the others', async () => {
