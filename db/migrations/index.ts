@@ -11,6 +11,7 @@ import * as installation from './007-installation';
 import * as refunds from './008-refunds';
 import * as savedCards from './009-saved-cards';
 import * as paymentLinks from './010-payment-links';
+import * as accountLimits from './011-account-limits';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -28,6 +29,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['008-refunds', refunds],
   ['009-saved-cards', savedCards],
   ['010-payment-links', paymentLinks],
+  ['011-account-limits', accountLimits],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
