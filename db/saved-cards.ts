@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { Mode } from '../domain/api-keys';
 import type { CardScheme } from '../domain/card';
 import type { Locale } from '../domain/locale';
+import { PAID_PAYMENT_STATUSES } from '../domain/checkout-rules';
 import { claimKeySql, claimParams, KeyTaken, type KeyRecord } from './idempotency-keys';
 import { MONTHLY_USAGE_SQL, monthlyUsageParams } from './monthly-usage';
 import { newPaymentRow, type PaymentRow } from './payments';
@@ -217,7 +218,8 @@ export async function processingCharges(db: Knex): Promise<Pick<PaymentRow, 'id'
 export async function checkoutsWithCardToKeep(db: Knex): Promise<{ id: string; account_id: string; mode: Mode; expires_at: Date; settled_attempt: number }[]> {
   return db('payments as p')
     .join('checkouts as c', 'c.payment_id', 'p.id')
-    .where({ 'p.card_save': 'requested', 'p.status': 'succeeded' })
+    .where({ 'p.card_save': 'requested' })
+    .whereIn('p.status', PAID_PAYMENT_STATUSES)
     .select('c.id', 'c.account_id', 'c.mode', 'c.expires_at', 'p.settled_attempt');
 }
 

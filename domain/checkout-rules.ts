@@ -90,6 +90,16 @@ export function checkoutUrl(publicBaseUrl: string, id: string, locale: Locale): 
 }
 
 /**
+ * A payment that was paid: it succeeded, whatever refunds followed. Its card may still be kept (a
+ * refund made before the card was kept does not take back the customer's consent).
+ */
+export const PAID_PAYMENT_STATUSES = ['succeeded', 'partially_refunded', 'refunded'] as const;
+
+export function isPaid(paymentStatus: string): boolean {
+  return (PAID_PAYMENT_STATUSES as readonly string[]).includes(paymentStatus);
+}
+
+/**
  * Why a checkout can take no payment now, or null while it can: paid (`not_open`), or expired or
  * past its time (`expired`, even before its workflow has closed it).
  */
@@ -98,7 +108,7 @@ export function checkoutClosure(
   paymentStatus: string,
   now: Date,
 ): 'not_open' | 'expired' | null {
-  if (checkout.status === 'completed' || paymentStatus === 'succeeded') return 'not_open';
+  if (checkout.status === 'completed' || isPaid(paymentStatus)) return 'not_open';
   if (checkout.status === 'expired' || now >= checkout.expires_at) return 'expired';
   return null;
 }

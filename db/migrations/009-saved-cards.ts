@@ -35,7 +35,7 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw('create index saved_cards_expiring on saved_cards (expiry_year, expiry_month, id) where retired_at is null and expiring_notified_at is null');
   // The boot-time resumer of settled payments whose card is still to be kept (a crash between the
   // payment's success and its card's keeping); a payment is in it only for that moment.
-  await knex.raw(`create index payments_card_to_keep on payments (id) where card_save = 'requested' and status = 'succeeded'`);
+  await knex.raw(`create index payments_card_to_keep on payments (id) where card_save = 'requested' and status in ('succeeded', 'partially_refunded', 'refunded')`);
 
   // The sandbox processor's reusable tokens: one per approved session it kept (`reference`).
   await knex.schema.createTable('sandbox_tokens', (t) => {

@@ -6,6 +6,7 @@
 // has committed (services/checkouts/settle-attempt.ts), and again by any later settling of it, so
 // a keeping the process stopped before is completed.
 import { newId } from '../../crypto/ids';
+import { isPaid } from '../../domain/checkout-rules';
 import { recordEvent } from '../../db/events';
 import { findPayment, processorReference } from '../../db/payments';
 import { insertSavedCard, lockPaymentWithConsent, makeDefaultCard } from '../../db/saved-cards';
@@ -17,7 +18,7 @@ import { inTransaction } from '../run';
 
 export async function keepCard(deps: ProcessorServiceDeps, paymentId: string): Promise<void> {
   const payment = await findPayment(deps.db, paymentId);
-  if (payment.status !== 'succeeded' || payment.card_save !== 'requested') return;
+  if (!isPaid(payment.status) || payment.card_save !== 'requested') return;
   const processor = deps.processors.forMode(payment.mode);
   const saved: SaveOutcome =
     processor === null

@@ -15,6 +15,7 @@ import { findPayment, processorReference, type PaymentRow } from '../../db/payme
 import type { CardProcessor, ProcessorOutcome, ReportedCard } from '../../processor/port';
 import { paymentView } from '../../views/payment';
 import { keepCard } from '../cards/keep';
+import { isPaid } from '../../domain/checkout-rules';
 import type { ProcessorServiceDeps, ServiceContext, TransactionContext } from '../context';
 import { inTransaction } from '../run';
 
@@ -115,7 +116,7 @@ export async function applyAttemptOutcome(deps: ProcessorServiceDeps, checkoutId
     if (!checkout) throw new Error(`checkout ${checkoutId} not found`);
     const payment = await findPayment(ctx.db, checkout.payment_id, true);
     if (payment.settled_attempt >= attempt || payment.attempts !== attempt || payment.status !== 'processing') {
-      return { result: payment.status === 'succeeded' ? 'succeeded' : payment.status === 'failed' ? 'failed' : 'pending', payment };
+      return { result: isPaid(payment.status) ? 'succeeded' : payment.status === 'failed' ? 'failed' : 'pending', payment };
     }
     // Locked above and `processing`: the outcome is recorded.
     updated = (await recordPaymentOutcome(ctx, payment, outcome, attempt))!;

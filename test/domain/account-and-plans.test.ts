@@ -2,7 +2,7 @@
 // for all callers (the API's writes, the hosted pages, a payment's settlement).
 import assert from 'node:assert/strict';
 import { accountRefusal, livePaymentsOpen } from '../../domain/account-rules';
-import { checkoutClosure } from '../../domain/checkout-rules';
+import { checkoutClosure, isPaid } from '../../domain/checkout-rules';
 import { DEFAULT_PLAN, monthlyLimitReached, mostUsedForPayment, planOf, type Plan } from '../../domain/plans';
 
 const starter: Plan = { monthlyLimitCents: 100_000, feeBasisPoints: 330, feeFixedCents: 0 };
@@ -67,5 +67,11 @@ describe('checkout closure', () => {
     assert.equal(checkoutClosure({ status: 'open', expires_at: expiresAt }, 'succeeded', before), 'not_open');
     assert.equal(checkoutClosure({ status: 'open', expires_at: expiresAt }, 'requires_payment_method', expiresAt), 'expired');
     assert.equal(checkoutClosure({ status: 'expired', expires_at: expiresAt }, 'canceled', before), 'expired');
+  });
+
+  it('counts a payment refunded since as paid (its card may still be kept)', () => {
+    for (const status of ['succeeded', 'partially_refunded', 'refunded']) assert.equal(isPaid(status), true, status);
+    for (const status of ['requires_payment_method', 'processing', 'failed', 'canceled']) assert.equal(isPaid(status), false, status);
+    assert.equal(checkoutClosure({ status: 'open', expires_at: expiresAt }, 'refunded', before), 'not_open');
   });
 });
