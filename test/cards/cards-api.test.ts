@@ -6,6 +6,7 @@ import { createApiKey } from '../../db/api-keys';
 import type { MerchantKeys } from '../../db/merchants';
 import { newId } from '../../crypto/ids';
 import { ik, startApiWithMerchant, type TestApi } from '../support/api';
+import { eventually } from '../support/eventually';
 import { charge, payAndKeep } from './card-flow';
 
 describe('saved cards API', function () {
@@ -216,6 +217,8 @@ describe('saved cards API', function () {
       const merchant = await api.merchant({ activate: true });
       const { card: kept } = await payAndKeep(api, merchant.keys, { email: 'suspended-charge@example.com' });
       await updateAccount(api.knex, merchant.accountId, { status: 'suspended' }, api.clock.now());
+      // Servers learn of the suspension by a notification (db/active-key-cache.ts): wait for it.
+      await eventually(() => api.request('/v1/account', { key: merchant.keys.sk_test }), (res) => res.body.status === 'suspended');
       const refused = await charge(api, merchant.keys.sk_test, kept.id);
       assert.equal(refused.status, 409);
       assert.equal(refused.body.reason, 'merchant_unavailable');
