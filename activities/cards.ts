@@ -3,15 +3,12 @@
 import type { Processors } from '../processor';
 import { sendExpiringNotices } from '../services/cards/send-expiring';
 import { settleCharge, type ChargeResult } from '../services/cards/settle-charge';
-import type { ProcessorServiceDeps } from '../services/context';
-import type { ActivityDeps } from './deps';
+import { serviceDeps, type ActivityDeps } from './deps';
 
 export type { ChargeResult };
 
 export function createCardActivities(deps: ActivityDeps & { processors: Processors }) {
-  const { db, clock, config, log, processors } = deps;
-  // The port is built after the activities: read when a service asks for it.
-  const services: ProcessorServiceDeps = { db, clock, config, log, processors, get workflows() { return deps.orchestration(); } };
+  const services = serviceDeps(deps, deps.processors);
   return {
     /** Asks the processor about the charge and records its outcome once decided. */
     settleCharge: (paymentId: string): Promise<ChargeResult> => settleCharge(services, paymentId),

@@ -3,23 +3,12 @@
 import type { Processors } from '../processor';
 import { expireCheckout } from '../services/checkouts/expire';
 import { settleAttempt, type AttemptResult } from '../services/checkouts/settle-attempt';
-import type { ProcessorServiceDeps } from '../services/context';
-import type { ActivityDeps } from './deps';
+import { serviceDeps, type ActivityDeps } from './deps';
 
 export type { AttemptResult };
 
 export function createCheckoutActivities(deps: ActivityDeps & { processors: Processors }) {
-  const services: ProcessorServiceDeps = {
-    db: deps.db,
-    clock: deps.clock,
-    config: deps.config,
-    log: deps.log,
-    processors: deps.processors,
-    // Built after the activities: read when a service asks for it.
-    get workflows() {
-      return deps.orchestration();
-    },
-  };
+  const services = serviceDeps(deps, deps.processors);
   return {
     /** Reads the attempt's outcome from the processor and applies it. */
     settleAttempt: (checkoutId: string, attempt: number): Promise<AttemptResult> => settleAttempt(services, checkoutId, attempt),

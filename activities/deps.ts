@@ -6,6 +6,8 @@ import type { Config } from '../config';
 import type { Clock } from '../domain/clock';
 import type { OrchestrationPort } from '../orchestration';
 import type { Resolver } from '../net/webhook-http';
+import type { Processors } from '../processor';
+import type { ProcessorServiceDeps, ServiceDeps } from '../services/context';
 
 export interface ActivityDeps {
   db: Knex;
@@ -16,4 +18,24 @@ export interface ActivityDeps {
   orchestration(): OrchestrationPort;
   /** How webhook hosts are resolved (tests point names at chosen addresses); DNS by default. */
   resolveHost?: Resolver;
+}
+
+/**
+ * What the services an activity calls take: the activity's dependencies, with the orchestration
+ * port read only when a service asks for it (the port is built after the activities).
+ */
+export function serviceDeps(deps: ActivityDeps): ServiceDeps;
+export function serviceDeps(deps: ActivityDeps, processors: Processors): ProcessorServiceDeps;
+export function serviceDeps(deps: ActivityDeps, processors?: Processors): ServiceDeps | ProcessorServiceDeps {
+  const { db, clock, config, log } = deps;
+  return {
+    db,
+    clock,
+    config,
+    log,
+    ...(processors === undefined ? {} : { processors }),
+    get workflows() {
+      return deps.orchestration();
+    },
+  };
 }

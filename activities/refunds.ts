@@ -1,16 +1,13 @@
 // The refund workflow's activities: thin adapters over services/refunds/settle.ts, which asks the
 // processor for a refund or where it stands and records a decided outcome once (safe to retry).
 import type { Processors } from '../processor';
-import type { ProcessorServiceDeps } from '../services/context';
 import { settleRefund, submitRefund, type RefundProgress } from '../services/refunds/settle';
-import type { ActivityDeps } from './deps';
+import { serviceDeps, type ActivityDeps } from './deps';
 
 export type { RefundProgress };
 
 export function createRefundActivities(deps: ActivityDeps & { processors: Processors }) {
-  const { db, clock, config, log, processors } = deps;
-  // The port is built after the activities: read when a service asks for it.
-  const services: ProcessorServiceDeps = { db, clock, config, log, processors, get workflows() { return deps.orchestration(); } };
+  const services = serviceDeps(deps, deps.processors);
   return {
     /** Asks the processor for the refund (once per refund, however often called). */
     submitRefund: (refundId: string): Promise<RefundProgress> => submitRefund(services, refundId),
