@@ -28,3 +28,11 @@ export async function monthlyUsageCents(db: Knex | Knex.Transaction, accountId: 
   const [row] = await sql<{ used: number }>(db, MONTHLY_USAGE_SQL, monthlyUsageParams(accountId, mode, now));
   return (row as { used: number }).used;
 }
+
+/**
+ * The advisory lock under which a payment enters the month's count: one at a time per account and
+ * mode, so two payments cannot both squeeze under the limit (Pay and the saved-card charge).
+ */
+export function monthlyRoomLockKey(accountId: string, mode: Mode): string {
+  return `${accountId}:${mode}`;
+}

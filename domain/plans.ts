@@ -35,3 +35,14 @@ export function mostUsedForPayment(plan: Plan, amountCents: number): number {
 export function monthlyLimitReached(planName: string, plan: Plan, usedCents: number): ApiError {
   return new ApiError('monthly_limit_reached', `This payment would take the month past the ${planName} plan's limit of ${plan.monthlyLimitCents} cents (${usedCents} used).`);
 }
+
+/** `account.limit.approaching` goes out once the month's use reaches this share of the limit. */
+export const APPROACHING_PERCENT = 80;
+
+/** The limit notices a month's use calls for (each is sent once a month: those sent are skipped). */
+export function limitNoticesDue(plan: Plan, usedCents: number): ('approaching' | 'reached')[] {
+  const kinds: ('approaching' | 'reached')[] = [];
+  if (usedCents * 100 >= plan.monthlyLimitCents * APPROACHING_PERCENT) kinds.push('approaching');
+  if (usedCents >= plan.monthlyLimitCents) kinds.push('reached');
+  return kinds;
+}

@@ -5,7 +5,7 @@
 // the notice does nothing. Every way of taking a payment calls these: Pay on the hosted page
 // (services/checkouts/pay.ts) and the saved-card charge.
 import { ApiError } from '../../domain/errors';
-import { monthlyLimitReached, mostUsedForPayment, planOf } from '../../domain/plans';
+import { limitNoticesDue, monthlyLimitReached, mostUsedForPayment, planOf } from '../../domain/plans';
 import { colomboMonth } from '../../domain/time';
 import { recordEvent } from '../../db/events';
 import { insertLimitNotice, type LimitNoticeKind } from '../../db/limit-notices';
@@ -13,17 +13,6 @@ import { monthlyUsageCents } from '../../db/monthly-usage';
 import type { AccountScope, ServiceContext, ServiceDeps, TransactionContext } from '../context';
 import { inTransaction } from '../run';
 import { accountInMode } from './show';
-
-/** `account.limit.approaching` goes out once the month's use reaches this share of the limit. */
-export const APPROACHING_PERCENT = 80;
-
-/** The notices a month's use calls for (those already sent this month are skipped when written). */
-function noticesAt(usedCents: number, limitCents: number): LimitNoticeKind[] {
-  const kinds: LimitNoticeKind[] = [];
-  if (usedCents * 100 >= limitCents * APPROACHING_PERCENT) kinds.push('approaching');
-  if (usedCents >= limitCents) kinds.push('reached');
-  return kinds;
-}
 
 /**
  * Writes each notice of `kinds` for the month starting `periodStart` not written before, each with
@@ -55,7 +44,7 @@ export async function sendLimitNotices(
  * saved-card charge); Pay calls takeMonthlyRoom, which checks and then calls this.
  */
 export async function noteLimitUsage(ctx: TransactionContext, scope: AccountScope, usedCents: number): Promise<void> {
-  const kinds = noticesAt(usedCents, planOf(ctx.config.plans, scope.account.plan).monthlyLimitCents);
+  const kinds = limitNoticesDue(planOf(ctx.config.plans, scope.account.plan), usedCents);
   if (kinds.length > 0) await sendLimitNotices(ctx, scope, colomboMonth(ctx.clock.now()).start, kinds, usedCents);
 }
 

@@ -13,9 +13,10 @@
 import { randomUUID } from 'node:crypto';
 import { newId } from '../../crypto/ids';
 import { ApiError } from '../../domain/errors';
-import { monthlyLimitReached, mostUsedForPayment, planOf } from '../../domain/plans';
+import { limitNoticesDue, monthlyLimitReached, mostUsedForPayment, planOf } from '../../domain/plans';
 import { completeKey, type KeyToRecord } from '../../db/idempotency-keys';
-import { APPROACHING_PERCENT, noteLimitRefusal, noteLimitUsage } from '../account/note-limit-usage';
+import { noteLimitRefusal, noteLimitUsage } from '../account/note-limit-usage';
+import { monthlyRoomLockKey } from '../../db/monthly-usage';
 import { findPayment, type PaymentRow } from '../../db/payments';
 import { newChargeRow, openCharge, type SavedCardRow } from '../../db/saved-cards';
 import { cardChargeStart } from '../../orchestration/starts';
@@ -55,16 +56,16 @@ export async function chargeSavedCard(
   const json = JSON.stringify(paymentView(payment));
   // The lock Pay takes (services/checkouts/pay.ts): one payment at a time per account and mode
   // enters the month's count, so two cannot both squeeze under the limit.
-  const opened = await openCharge(ctx.db, `${account.id}:${mode}`, payment, card, mostUsedForPayment(plan, input.amountCents), { key, answer: { status: 201, json }, lockToken });
+  const opened = await openCharge(ctx.db, monthlyRoomLockKey(account.id, mode), payment, card, mostUsedForPayment(plan, input.amountCents), { key, answer: { status: 201, json }, lockToken });
   if (!opened.opened && !opened.cardActive) throw deleted();
   if (!opened.opened) {
     await noteLimitRefusal(ctx, scope);
     throw monthlyLimitReached(account.plan, plan, opened.usedCents);
   }
-  // The limit's notices the month's new use calls for, in a transaction of their own: none is due
-  // below APPROACHING_PERCENT of the limit, and then no transaction is opened.
+  // The limit's notices the month's new use calls for, in a transaction of their own, opened only
+  // when one can be due.
   const usedCents = opened.usedCents + input.amountCents;
-  if (usedCents * 100 >= plan.monthlyLimitCents * APPROACHING_PERCENT) await ctx.db.transaction((trx) => noteLimitUsage({ ...ctx, db: trx }, scope, usedCents));
+  if (limitNoticesDue(plan, usedCents).length > 0) await ctx.db.transaction((trx) => noteLimitUsage({ ...ctx, db: trx }, scope, usedCents));
   // A processor that cannot be reached now is asked again by the charge's workflow, with the same request.
   const answer: ProcessorOutcome = await processor.chargeSaved(chargeRequest(payment, card, account.name)).catch(() => ({ status: 'pending' }));
   const outcome = await decidedCharge(ctx, payment, card, processor, answer);

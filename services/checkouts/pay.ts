@@ -8,6 +8,7 @@ import type { Locale } from '../../domain/locale';
 import { centsFromDb } from '../../domain/money';
 import { findAccount } from '../../db/accounts';
 import { findCheckout, type CheckoutRow } from '../../db/checkouts';
+import { monthlyRoomLockKey } from '../../db/monthly-usage';
 import { findPayment, processorReference } from '../../db/payments';
 import { notingLimitRefusal, takeMonthlyRoom } from '../account/note-limit-usage';
 import type { ProcessorServiceDeps } from '../context';
@@ -55,7 +56,7 @@ function claimAttempt(deps: ProcessorServiceDeps, input: PayInput): Promise<Clai
     // Still with the processor (the customer came back to this page): the same session again.
     if (payment.status !== 'processing') {
       // One at a time per account and mode, so two payments cannot both squeeze under the limit.
-      await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`${checkout.account_id}:${checkout.mode}`]);
+      await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [monthlyRoomLockKey(checkout.account_id, checkout.mode)]);
       const account = (await findAccount(trx, checkout.account_id))!;
       const refusal = accountRefusal(account, checkout.mode);
       if (refusal !== null) throw refusal;
