@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { accountRefusal, livePaymentsOpen } from '../../domain/account-rules';
 import { checkoutClosure, isPaid } from '../../domain/checkout-rules';
-import { DEFAULT_PLAN, monthlyLimitReached, mostUsedForPayment, planOf, type Plan } from '../../domain/plans';
+import { DEFAULT_PLAN, limitNoticesDue, monthlyLimitReached, mostUsedForPayment, planOf, type Plan } from '../../domain/plans';
 
 const starter: Plan = { monthlyLimitCents: 100_000, feeBasisPoints: 330, feeFixedCents: 0 };
 const growth: Plan = { monthlyLimitCents: 500_000, feeBasisPoints: 300, feeFixedCents: 0 };
@@ -23,6 +23,13 @@ describe('plans and the monthly limit', () => {
     assert.ok(!(70_001 <= bound));
     // A payment larger than the whole limit never fits, even in an empty month.
     assert.ok(!(0 <= mostUsedForPayment(starter, 100_001)));
+  });
+
+  it('calls for approaching from 80% of the limit and reached at the limit', () => {
+    assert.deepEqual(limitNoticesDue(starter, 79_999), []);
+    assert.deepEqual(limitNoticesDue(starter, 80_000), ['approaching']);
+    assert.deepEqual(limitNoticesDue(starter, 99_999), ['approaching']);
+    assert.deepEqual(limitNoticesDue(starter, 100_000), ['approaching', 'reached']);
   });
 
   it('names the plan, its limit and the month\'s use in monthly_limit_reached', () => {
