@@ -1,6 +1,9 @@
 // A merchant's requests for a bigger plan (migration 011): at most one pending per account (a
 // partial unique index), decided once by an operator. The public object is views/upgrade-request.ts.
 import type { Knex } from 'knex';
+import type { Mode } from '../domain/api-keys';
+import { MONTHLY_USAGE_SQL, monthlyUsageParams } from './monthly-usage';
+import { sql } from './sql';
 
 type Db = Knex | Knex.Transaction;
 
@@ -17,6 +20,18 @@ export interface UpgradeRequestRow {
   decline_reason: string | null;
   created_at: Date;
   decided_at: Date | null;
+}
+
+// The month's use ($1 to $4 of MONTHLY_USAGE_SQL) and the pending request's columns (all null when
+// there is none) in one round trip: GET /v1/account is among the most read calls.
+const USAGE_AND_PENDING_SQL = `select (${MONTHLY_USAGE_SQL}) as month_used_cents, r.*
+  from (select 1) one left join upgrade_requests r on r.account_id = $1 and r.status = 'pending'`;
+
+/** This month's use of the limit in `mode` and the account's pending upgrade request, at once. */
+export async function monthlyUsageAndPendingRequest(db: Db, accountId: string, mode: Mode, now: Date): Promise<{ usedCents: number; pending: UpgradeRequestRow | null }> {
+  const [row] = await sql<UpgradeRequestRow & { month_used_cents: string | number }>(db, USAGE_AND_PENDING_SQL, monthlyUsageParams(accountId, mode, now));
+  const { month_used_cents: used, ...pending } = row!;
+  return { usedCents: Number(used), pending: pending.id === null ? null : pending };
 }
 
 /** Inserts the request unless the account has one pending already: then nothing, and false. */
