@@ -1,21 +1,18 @@
 // The hosted checkout in a real browser (playwright-core driving Debian's chromium), found by the
 // accessible names DESIGN.md fixes. Skipped, saying so, where no chromium is installed.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { MESSAGES } from '../../api/pages/messages';
 import { SANDBOX_MESSAGES } from '../../processor/sandbox/messages';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { startApi, ik, TEST_SECRET_KEY, type TestApi } from '../support/api';
+import { launchChromium } from '../support/chromium';
 import { startReceiver } from '../webhooks/receiver';
 import { verifyWebhook } from '../../sdk';
-
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 describe('hosted checkout in a browser', function () {
   this.timeout(60_000);
@@ -27,11 +24,7 @@ describe('hosted checkout in a browser', function () {
   let accountId: string;
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) {
-      console.log(`    browser tests skipped: no chromium at ${CHROMIUM} (apt-get install chromium)`);
-      this.skip();
-    }
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchChromium(this);
     api = await startApi();
     ({ keys, accountId } = await api.merchant({ name: 'Lanka Tea House', activate: true }));
     // The merchant's shop, where successUrl and cancelUrl lead.
