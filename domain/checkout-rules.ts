@@ -1,5 +1,6 @@
 // The rules of a new checkout that JSON Schema cannot say: amounts (reason `amount`), the line
 // items' order and summary, and where the customer may be sent back to.
+import { ApiError } from './errors';
 import type { Locale } from './locale';
 
 export const PAYMENT_MIN_CENTS = 1_000;
@@ -111,4 +112,15 @@ export function checkoutClosure(
   if (checkout.status === 'completed' || isPaid(paymentStatus)) return 'not_open';
   if (checkout.status === 'expired' || now >= checkout.expires_at) return 'expired';
   return null;
+}
+
+/** The refusal a closed checkout answers Pay with (null while it can take a payment). */
+export function checkoutClosureRefusal(
+  checkout: { status: 'open' | 'completed' | 'expired'; expires_at: Date },
+  paymentStatus: string,
+  now: Date,
+): ApiError | null {
+  const closure = checkoutClosure(checkout, paymentStatus, now);
+  if (closure === null) return null;
+  return new ApiError(closure, closure === 'expired' ? 'The checkout has expired.' : 'The checkout is paid or closed.');
 }

@@ -6,7 +6,7 @@ import type { Context } from 'koa';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { accountRefusal } from '../../domain/account-rules';
 import { looksLikeCardNumber, SCHEME_NAMES } from '../../domain/card';
-import { checkoutClosure } from '../../domain/checkout-rules';
+import { checkoutClosureRefusal } from '../../domain/checkout-rules';
 import { ApiError, type Reason } from '../../domain/errors';
 import type { Locale } from '../../domain/locale';
 import { centsFromDb, formatRupees } from '../../domain/money';
@@ -95,8 +95,7 @@ export function checkoutPagesRouter(deps: CheckoutPagesDeps): Router {
 
   /** Paid, expired (or past its time), or the account refuses payments: nothing can be paid. */
   const payable = (view: View): ApiError | null => {
-    const closure = checkoutClosure(view.checkout, view.payment.status, clock.now());
-    return closure === null ? view.refusal : new ApiError(closure, closure === 'expired' ? 'The checkout has expired.' : 'The checkout is paid or closed.');
+    return checkoutClosureRefusal(view.checkout, view.payment.status, clock.now()) ?? view.refusal;
   };
 
   const payPage = (ctx: Context, locale: Locale, view: View, state: FormState, status = 200) => {

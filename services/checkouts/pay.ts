@@ -2,7 +2,7 @@
 // details and card-keeping consent kept, the month's room checked under a per-account lock), then
 // the customer is handed to the processor's page and the checkout's workflow told of the attempt.
 import { accountRefusal } from '../../domain/account-rules';
-import { checkoutClosure } from '../../domain/checkout-rules';
+import { checkoutClosureRefusal } from '../../domain/checkout-rules';
 import { ApiError } from '../../domain/errors';
 import type { Locale } from '../../domain/locale';
 import { centsFromDb } from '../../domain/money';
@@ -43,9 +43,8 @@ function claimAttempt(deps: ProcessorServiceDeps, input: PayInput): Promise<Clai
     if (!checkout) throw new ApiError('not_open', `No checkout ${input.checkoutId}.`);
     const payment = await findPayment(trx, checkout.payment_id, true);
     const now = clock.now();
-    const closure = checkoutClosure(checkout, payment.status, now);
-    if (closure === 'not_open') throw new ApiError('not_open', 'The checkout is paid or closed.');
-    if (closure === 'expired') throw new ApiError('expired', 'The checkout has expired.');
+    const closed = checkoutClosureRefusal(checkout, payment.status, now);
+    if (closed !== null) throw closed;
     const amountCents = centsFromDb(payment.amount_cents);
     const patch: Record<string, unknown> = {};
     if (input.customer) Object.assign(patch, { customer_name: input.customer.name, customer_email: input.customer.email, customer_phone: input.customer.phone });
