@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Mode } from '../domain/api-keys';
 import type { PaymentStatus } from './payments';
+import { changeRecordingEvent, type NewEvent } from './events';
 import { claimKeySql, claimParams, KeyTaken, type KeyRecord } from './idempotency-keys';
 import { sql } from './sql';
 
@@ -123,10 +124,12 @@ export function refundsQuery(db: Db, scope: { accountId: string; mode: Mode }, p
   return paymentId === undefined ? rows : rows.where({ payment_id: paymentId });
 }
 
-/** The pending refund succeeded; undefined when it was no longer pending (a retried activity). */
-export async function markRefundSucceeded(trx: Knex.Transaction, id: string, now: Date): Promise<RefundRow | undefined> {
-  const [row] = (await trx('refunds').where({ id, status: 'pending' }).update({ status: 'succeeded', succeeded_at: now }).returning('*')) as RefundRow[];
-  return row;
+/**
+ * The pending refund succeeded, and `event` is recorded, in one statement; undefined when it was no
+ * longer pending (a retried activity), and then no event either.
+ */
+export function markRefundSucceeded(db: Db, id: string, now: Date, event: NewEvent): Promise<RefundRow | undefined> {
+  return changeRecordingEvent<RefundRow>(db, `update refunds set status = 'succeeded', succeeded_at = $2 where id = $1 and status = 'pending' returning *`, [id, now], event);
 }
 
 /**

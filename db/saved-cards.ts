@@ -4,6 +4,7 @@
 import type { Knex } from 'knex';
 import pg from 'pg';
 import type { Mode } from '../domain/api-keys';
+import type { AccountStanding } from '../domain/account-rules';
 import type { CardScheme } from '../domain/card';
 import type { Locale } from '../domain/locale';
 import { PAID_PAYMENT_STATUSES } from '../domain/checkout-rules';
@@ -191,19 +192,22 @@ export interface ChargeToSettle {
   payment: PaymentRow;
   /** The columns of the card that are not times (it comes as JSON). */
   card: Pick<SavedCardRow, 'id' | 'scheme' | 'last4' | 'expiry_month' | 'expiry_year' | 'processor_token'>;
-  merchantName: string;
+  /** What settling reads of the merchant: its name for the processor, its standing and plan. */
+  merchant: AccountStanding & { name: string; plan: string };
 }
 
 // Read every time a charge's workflow asks about it: a named prepared statement (db/sql.ts).
-const CHARGE_TO_SETTLE_SQL = `select p.*, row_to_json(c) as saved_card, a.name as merchant_name
+const CHARGE_TO_SETTLE_SQL = `select p.*, row_to_json(c) as saved_card, a.name as merchant_name, a.plan as merchant_plan,
+    a.status as merchant_status, a.live_activated_at as merchant_live_activated_at
   from payments p join saved_cards c on c.id = p.saved_card_id join accounts a on a.id = p.account_id
   where p.id = $1`;
 
 export async function findChargeToSettle(db: Db, paymentId: string): Promise<ChargeToSettle> {
-  const [row] = await sql<PaymentRow & { saved_card: ChargeToSettle['card']; merchant_name: string }>(db, CHARGE_TO_SETTLE_SQL, [paymentId]);
+  type Merchant = { merchant_name: string; merchant_plan: string; merchant_status: AccountStanding['status']; merchant_live_activated_at: Date | null };
+  const [row] = await sql<PaymentRow & Merchant & { saved_card: ChargeToSettle['card'] }>(db, CHARGE_TO_SETTLE_SQL, [paymentId]);
   if (!row) throw new Error(`saved-card charge ${paymentId} not found`);
-  const { saved_card: card, merchant_name: merchantName, ...payment } = row;
-  return { payment, card, merchantName };
+  const { saved_card: card, merchant_name: name, merchant_plan: plan, merchant_status: status, merchant_live_activated_at: liveActivatedAt, ...payment } = row;
+  return { payment, card, merchant: { name, plan, status, liveActivatedAt } };
 }
 
 /** Every saved-card charge still with the processor (their workflows' boot-time restart). */

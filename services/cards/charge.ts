@@ -68,7 +68,7 @@ export async function chargeSavedCard(
   if (limitNoticesDue(plan, usedCents).length > 0) await ctx.db.transaction((trx) => noteLimitUsage({ ...ctx, db: trx }, scope, usedCents));
   // A processor that cannot be reached now is asked again by the charge's workflow, with the same request.
   const answer: ProcessorOutcome = await processor.chargeSaved(chargeRequest(payment, card, account.name)).catch(() => ({ status: 'pending' }));
-  const outcome = await decidedCharge(ctx, payment, card, processor, answer);
+  const outcome = await decidedCharge(account, payment, card, processor, answer);
   if (outcome === null) {
     ctx.afterCommit(async () => {
       await ctx.workflows.start(cardChargeStart(payment));
@@ -76,7 +76,7 @@ export async function chargeSavedCard(
     return { payment, json };
   }
   return ctx.db.transaction(async (trx) => {
-    const decided = (await recordPaymentOutcome({ ...ctx, db: trx }, payment, outcome, payment.attempts)) ?? (await findPayment(trx, payment.id));
+    const decided = (await recordPaymentOutcome({ ...ctx, db: trx }, payment, outcome, payment.attempts, account.plan)) ?? (await findPayment(trx, payment.id));
     const decidedJson = JSON.stringify(paymentView(decided));
     await completeKey(trx, key.scope, lockToken, 201, decidedJson);
     return { payment: decided, json: decidedJson };

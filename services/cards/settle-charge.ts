@@ -7,8 +7,8 @@ import { findPayment, processorReference, type PaymentRow, type PaymentStatus } 
 import { findChargeToSettle, type ChargeToSettle } from '../../db/saved-cards';
 import type { CardProcessor, ProcessorOutcome, SavedCardCharge } from '../../processor/port';
 import { keepable, logPaymentOutcome, recordPaymentOutcome, type DecidedOutcome } from '../checkouts/settle-attempt';
-import type { ProcessorServiceDeps, ServiceContext } from '../context';
-import { inTransaction } from '../run';
+import type { AccountStanding } from '../../domain/account-rules';
+import type { ProcessorServiceDeps } from '../context';
 
 export type ChargeResult = 'succeeded' | 'failed' | 'pending';
 
@@ -29,9 +29,9 @@ export function chargeRequest(payment: PaymentRow, card: ChargedCard, merchantNa
  * What the processor said of the charge, as its payment records it; null while the bank has not
  * answered. An approval the merchant may not keep now (suspended) is released first.
  */
-export async function decidedCharge(ctx: Pick<ServiceContext, 'db'>, payment: PaymentRow, card: ChargedCard, processor: CardProcessor, outcome: ProcessorOutcome): Promise<DecidedOutcome | null> {
+export async function decidedCharge(merchant: AccountStanding, payment: PaymentRow, card: ChargedCard, processor: CardProcessor, outcome: ProcessorOutcome): Promise<DecidedOutcome | null> {
   const reference = processorReference(payment.id, payment.attempts);
-  const kept = await keepable(ctx, payment, processor, reference, outcome, () => processor.voidCharge(reference));
+  const kept = await keepable(() => Promise.resolve(merchant), payment, processor, reference, outcome, () => processor.voidCharge(reference));
   if (kept.status === 'pending') return null;
   if (kept.status !== 'canceled') return kept;
   const reported = { scheme: card.scheme, last4: card.last4, expiryMonth: card.expiry_month, expiryYear: card.expiry_year, token: card.processor_token! };
@@ -45,13 +45,13 @@ function resultOf(status: PaymentStatus): ChargeResult {
 }
 
 export async function settleCharge(deps: ProcessorServiceDeps, paymentId: string): Promise<ChargeResult> {
-  const { payment, card, merchantName } = await findChargeToSettle(deps.db, paymentId);
+  const { payment, card, merchant } = await findChargeToSettle(deps.db, paymentId);
   if (payment.status !== 'processing') return resultOf(payment.status);
   const processor = deps.processors.forMode(payment.mode);
   if (processor === null) return 'pending';
-  const outcome = await decidedCharge(deps, payment, card, processor, await processor.chargeSaved(chargeRequest(payment, card, merchantName)));
+  const outcome = await decidedCharge(merchant, payment, card, processor, await processor.chargeSaved(chargeRequest(payment, card, merchant.name)));
   if (outcome === null) return 'pending';
-  const updated = await inTransaction(deps, (ctx) => recordPaymentOutcome(ctx, payment, outcome, payment.attempts));
+  const updated = await recordPaymentOutcome(deps, payment, outcome, payment.attempts, merchant.plan);
   if (updated === null) return resultOf((await findPayment(deps.db, paymentId)).status);
   logPaymentOutcome(deps.log, updated, { savedCardId: card.id });
   return resultOf(updated.status);

@@ -2,6 +2,7 @@
 // first; if the card was authorised after all (the customer never came back from the processor's
 // page), the payment stands and the checkout completes. Otherwise the checkout expires, its
 // payment is canceled, and checkout.expired is recorded.
+import { findAccount } from '../../db/accounts';
 import { findCheckout, type CheckoutRow } from '../../db/checkouts';
 import { recordEvent } from '../../db/events';
 import { findPayment, processorReference } from '../../db/payments';
@@ -17,7 +18,7 @@ export async function expireCheckout(deps: ProcessorServiceDeps, checkoutId: str
   const processor = deps.processors.forMode(payment.mode);
   if (payment.status === 'processing' && processor !== null) {
     const reference = processorReference(payment.id, payment.attempts);
-    const outcome = await keepable(deps, payment, processor, reference, await processor.cancel(reference));
+    const outcome = await keepable(() => findAccount(deps.db, payment.account_id), payment, processor, reference, await processor.cancel(reference));
     if ((await applyAttemptOutcome(deps, checkoutId, payment.attempts, outcome)) === 'succeeded') return 'completed';
   }
   return inTransaction(deps, async ({ db: trx, clock }) => {

@@ -4,13 +4,13 @@
 // customer's consent then has its card kept. Saved-card charges record their outcomes with the
 // same recordPaymentOutcome.
 import type { Logger } from 'pino';
-import { accountRefusal } from '../../domain/account-rules';
+import { accountRefusal, type AccountStanding } from '../../domain/account-rules';
 import { paymentFee } from '../../domain/fees';
 import { centsFromDb } from '../../domain/money';
 import { planOf } from '../../domain/plans';
 import { findAccount } from '../../db/accounts';
 import { findCheckout } from '../../db/checkouts';
-import { recordEvent } from '../../db/events';
+import { changeRecordingEvent } from '../../db/events';
 import { findPayment, processorReference, type PaymentRow } from '../../db/payments';
 import type { CardProcessor, ProcessorOutcome, ReportedCard } from '../../processor/port';
 import { paymentView } from '../../views/payment';
@@ -30,10 +30,11 @@ export type DecidedOutcome = Extract<ProcessorOutcome, { status: 'approved' | 'd
 /**
  * An account that may not take payments now (suspended) keeps no approval: one that arrives after
  * the suspension is released at the processor first (`release`: the session's approval unless
- * stated), so no card is charged, then recorded as a failure.
+ * stated), so no card is charged, then recorded as a failure. `standing` is read only for an
+ * approval.
  */
 export async function keepable(
-  deps: Pick<ServiceContext, 'db'>,
+  standing: () => Promise<AccountStanding | null>,
   payment: PaymentRow,
   processor: CardProcessor,
   reference: string,
@@ -41,7 +42,7 @@ export async function keepable(
   release = () => processor.voidApproval(reference),
 ): Promise<ProcessorOutcome | Refusal> {
   if (outcome.status !== 'approved') return outcome;
-  const account = await findAccount(deps.db, payment.account_id);
+  const account = await standing();
   const refusal = account === null ? null : accountRefusal(account, payment.mode);
   if (refusal === null) return outcome;
   await release();
@@ -49,51 +50,60 @@ export async function keepable(
 }
 
 /**
- * Records a decided outcome on a payment that is `processing`, with its payment.* event, in the
- * caller's transaction: `succeeded` with its fee and card, or `failed` with why. Conditional on
- * the status, so a retried activity changes nothing twice: null when the payment was no longer
+ * Records a decided outcome on a payment that is `processing`, with its payment.* event, in one
+ * statement (db/events.ts changeRecordingEvent: atomic in or out of a transaction): `succeeded`
+ * with its fee (from the account's plan, `accountPlan`) and card, or `failed` with why. Conditional
+ * on the status, so a retried activity changes nothing twice: null when the payment was no longer
  * `processing`.
  */
-export async function recordPaymentOutcome(ctx: TransactionContext, payment: PaymentRow, outcome: DecidedOutcome, attempt: number): Promise<PaymentRow | null> {
-  const { db: trx, config } = ctx;
+export async function recordPaymentOutcome(
+  ctx: Pick<ServiceContext, 'db' | 'clock' | 'config'>,
+  payment: PaymentRow,
+  outcome: DecidedOutcome,
+  attempt: number,
+  accountPlan: string,
+): Promise<PaymentRow | null> {
   const now = ctx.clock.now();
-  let updated: PaymentRow | undefined;
+  let patch: Partial<PaymentRow> & Record<string, unknown>;
   if (outcome.status === 'approved') {
-    const account = (await trx('accounts').where({ id: payment.account_id }).first('plan')) as { plan: string };
-    const { feeCents, netCents } = paymentFee(centsFromDb(payment.amount_cents), planOf(config.plans, account.plan));
-    [updated] = (await trx('payments')
-      .where({ id: payment.id, status: 'processing' })
-      .update({
-        status: 'succeeded',
-        card_scheme: outcome.card.scheme,
-        card_last4: outcome.card.last4,
-        card_expiry_month: outcome.card.expiryMonth,
-        card_expiry_year: outcome.card.expiryYear,
-        card_token: outcome.card.token,
-        fee_cents: feeCents,
-        net_cents: netCents,
-        failure_message: null,
-        failure_code: null,
-        succeeded_at: now,
-        settled_attempt: attempt,
-      })
-      .returning('*')) as PaymentRow[];
+    const { feeCents, netCents } = paymentFee(centsFromDb(payment.amount_cents), planOf(ctx.config.plans, accountPlan));
+    patch = {
+      status: 'succeeded',
+      card_scheme: outcome.card.scheme,
+      card_last4: outcome.card.last4,
+      card_expiry_month: outcome.card.expiryMonth,
+      card_expiry_year: outcome.card.expiryYear,
+      card_token: outcome.card.token,
+      fee_cents: feeCents,
+      net_cents: netCents,
+      failure_message: null,
+      failure_code: null,
+      succeeded_at: now,
+      settled_attempt: attempt,
+    };
   } else {
-    [updated] = (await trx('payments')
-      .where({ id: payment.id, status: 'processing' })
-      .update({
-        status: 'failed',
-        card_scheme: outcome.card?.scheme ?? null,
-        card_last4: outcome.card?.last4 ?? null,
-        failure_message: outcome.message,
-        failure_code: outcome.code,
-        settled_attempt: attempt,
-      })
-      .returning('*')) as PaymentRow[];
+    patch = {
+      status: 'failed',
+      card_scheme: outcome.card?.scheme ?? null,
+      card_last4: outcome.card?.last4 ?? null,
+      failure_message: outcome.message,
+      failure_code: outcome.code,
+      settled_attempt: attempt,
+    };
   }
-  if (updated === undefined) return null;
-  await recordEvent(trx, { accountId: updated.account_id, mode: updated.mode, type: updated.status === 'succeeded' ? 'payment.succeeded' : 'payment.failed', data: paymentView(updated), now });
-  return updated;
+  const columns = Object.keys(patch);
+  const change = `update payments set ${columns.map((column, i) => `"${column}" = $${i + 2}`).join(', ')} where id = $1 and status = 'processing' returning *`;
+  // The event carries the payment as the update leaves it: nothing but this changes a payment
+  // while it is `processing`, so that is the row as read with the patch applied.
+  const type = patch.status === 'succeeded' ? 'payment.succeeded' : 'payment.failed';
+  const updated = await changeRecordingEvent<PaymentRow>(ctx.db, change, [payment.id, ...columns.map((column) => patch[column])], {
+    accountId: payment.account_id,
+    mode: payment.mode,
+    type,
+    data: paymentView({ ...payment, ...patch }),
+    now,
+  });
+  return updated ?? null;
 }
 
 /** The log line of a payment's outcome, once committed, by the call that settled it (a retry logs nothing twice). */
@@ -119,7 +129,8 @@ export async function applyAttemptOutcome(deps: ProcessorServiceDeps, checkoutId
       return { result: isPaid(payment.status) ? 'succeeded' : payment.status === 'failed' ? 'failed' : 'pending', payment };
     }
     // Locked above and `processing`: the outcome is recorded.
-    updated = (await recordPaymentOutcome(ctx, payment, outcome, attempt))!;
+    const account = (await ctx.db('accounts').where({ id: payment.account_id }).first('plan')) as { plan: string };
+    updated = (await recordPaymentOutcome(ctx, payment, outcome, attempt, account.plan))!;
     if (updated.status !== 'succeeded') return { result: 'failed', payment: updated };
     await ctx.db('checkouts').where({ id: checkout.id, status: 'open' }).update({ status: 'completed', completed_at: updated.succeeded_at });
     return { result: 'succeeded', payment: updated };
@@ -137,5 +148,6 @@ export async function settleAttempt(deps: ProcessorServiceDeps, checkoutId: stri
   const processor = deps.processors.forMode(payment.mode);
   if (processor === null) return 'pending';
   const reference = processorReference(payment.id, attempt);
-  return applyAttemptOutcome(deps, checkoutId, attempt, await keepable(deps, payment, processor, reference, await processor.outcome(reference)));
+  const standing = () => findAccount(deps.db, payment.account_id);
+  return applyAttemptOutcome(deps, checkoutId, attempt, await keepable(standing, payment, processor, reference, await processor.outcome(reference)));
 }

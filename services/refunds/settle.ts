@@ -7,7 +7,7 @@
 import { centsFromDb } from '../../domain/money';
 import { recordEvent } from '../../db/events';
 import { processorReference } from '../../db/payments';
-import { findRefundToSettle, markRefundFailed, markRefundSucceeded, type RefundToSettle } from '../../db/refunds';
+import { findRefundToSettle, markRefundFailed, markRefundSucceeded, type RefundRow, type RefundToSettle } from '../../db/refunds';
 import type { CardProcessor, RefundOutcome } from '../../processor/port';
 import { refundView } from '../../views/refund';
 import type { ProcessorServiceDeps } from '../context';
@@ -26,13 +26,19 @@ async function settle(deps: ProcessorServiceDeps, refundId: string, ask: Ask): P
   if (processor === null) return { status: 'pending', askAt: null };
   const outcome = await ask(processor, refund);
   if (outcome.status === 'pending') return { status: 'pending', askAt: outcome.expectedAt?.toISOString() ?? null };
-  const recorded = await inTransaction(deps, async ({ db: trx, clock }) => {
-    const now = clock.now();
-    const row = outcome.status === 'succeeded' ? await markRefundSucceeded(trx, refundId, now) : await markRefundFailed(trx, refundId, outcome.message);
-    if (row === undefined) return undefined;
-    await recordEvent(trx, { accountId: row.account_id, mode: row.mode, type: outcome.status === 'succeeded' ? 'refund.succeeded' : 'refund.failed', data: refundView(row), now });
-    return row;
-  });
+  const now = deps.clock.now();
+  const eventOf = (row: RefundRow) => ({ accountId: row.account_id, mode: row.mode, type: `refund.${row.status as 'succeeded' | 'failed'}` as const, data: refundView(row), now });
+  // A success is the hot path: one statement with its event (nothing but this changes a pending
+  // refund, so the event carries the refund as read, succeeded). A failure also gives the amount
+  // back to the payment: a transaction.
+  const recorded =
+    outcome.status === 'succeeded'
+      ? await markRefundSucceeded(deps.db, refundId, now, eventOf({ ...refund, status: 'succeeded', succeeded_at: now }))
+      : await inTransaction(deps, async ({ db: trx }) => {
+          const row = await markRefundFailed(trx, refundId, outcome.message);
+          if (row !== undefined) await recordEvent(trx, eventOf(row));
+          return row;
+        });
   if (recorded === undefined) return { status: (await findRefundToSettle(deps.db, refundId)).status as 'succeeded' | 'failed' };
   const { id, payment_id: paymentId, account_id: accountId, mode, amount_cents: amount, failure_message: failureMessage } = recorded;
   deps.log.info({ refundId: id, paymentId, accountId, mode, amountCents: centsFromDb(amount), failureMessage }, `refund ${recorded.status}`);

@@ -32,10 +32,11 @@ describe('query plans', () => {
     }
   }
 
-  it("the month's use reads two index ranges: payments with the processor, and those succeeded in the month", async () => {
+  it("the month's use reads two running totals by their keys, not the month's payments", async () => {
     const plan = await genericPlan(MONTHLY_USAGE_SQL, ['text', 'text', 'timestamptz', 'timestamptz'], ["'acct_1'", "'test'", 'now()', 'now()']);
-    assert.match(plan, /Index Scan using payments_processing/);
-    assert.match(plan, /Index Scan using payments_succeeded/);
+    assert.match(plan, /Index Scan using processing_usage_pkey/);
+    assert.match(plan, /Index Scan using monthly_succeeded_pkey/);
+    assert.doesNotMatch(plan, /payments/, plan);
     assert.doesNotMatch(plan, /Seq Scan/, plan);
   });
 });
