@@ -16,7 +16,7 @@ import type { CardProcessor, ProcessorOutcome, ReportedCard } from '../../proces
 import { paymentView } from '../../views/payment';
 import { keepCard } from '../cards/keep';
 import { isPaid } from '../../domain/checkout-rules';
-import type { ProcessorServiceDeps, ServiceContext, TransactionContext } from '../context';
+import type { ProcessorServiceDeps, ServiceContext } from '../context';
 import { inTransaction } from '../run';
 
 export type AttemptResult = 'succeeded' | 'failed' | 'pending';
