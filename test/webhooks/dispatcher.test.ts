@@ -53,4 +53,19 @@ describe('webhook dispatcher', () => {
       await dispatcher.stop();
     }
   });
+
+  it('an event of an account and mode without an enabled endpoint is written dispatched; with one, it waits for the dispatcher', async () => {
+    const now = new Date();
+    const { account } = await createMerchant(knex, { name: 'Quiet', now });
+    // An endpoint of the other mode, and a disabled one of this mode, take nothing of test mode.
+    await createWebhookEndpoint(knex, { accountId: account.id, mode: 'live', url: 'https://hooks.example.com/live', eventTypes: null, key: Buffer.alloc(32, 1), now });
+    const { endpoint: disabled } = await createWebhookEndpoint(knex, { accountId: account.id, mode: 'test', url: 'https://hooks.example.com/off', eventTypes: null, key: Buffer.alloc(32, 1), now });
+    await knex('webhook_endpoints').where({ id: disabled.id }).update({ enabled: false });
+    const record = () => knex.transaction((trx) => recordEvent(trx, { accountId: account.id, mode: 'test', type: 'payment.succeeded', data: { n: 1 }, now }));
+    const quiet = await record();
+    assert.deepEqual(await knex('events').where({ id: quiet.id }).first('dispatched_at'), { dispatched_at: now });
+    await knex('webhook_endpoints').where({ id: disabled.id }).update({ enabled: true });
+    const heard = await record();
+    assert.deepEqual(await knex('events').where({ id: heard.id }).first('dispatched_at'), { dispatched_at: null });
+  });
 });
