@@ -1,6 +1,6 @@
 // Calendar rules in Sri Lankan time. Asia/Colombo is UTC+05:30 all year (no daylight saving),
 // so a fixed offset is exact.
-const COLOMBO_OFFSET_MS = (5 * 60 + 30) * 60 * 1000;
+export const COLOMBO_OFFSET_MS = (5 * 60 + 30) * 60 * 1000;
 
 /** Midnight on the 1st of the month, Sri Lankan time, containing `at`; and the next such midnight. */
 export function colomboMonth(at: Date): { start: Date; end: Date } {

@@ -1,0 +1,25 @@
+// The dunning ladder (DESIGN.md, "Dunning"): a declined renewal or invoice charge is retried on
+// days 1, 3, 7 and 14 after the first decline; when the last retry fails too, the subscription
+// becomes `unpaid` (or `canceled`, by account setting) and the invoice stays open for the customer
+// to pay on the hosted invoice page. Paying it at any point stops the ladder.
+
+/** Days after the first decline on which the charge is tried again. */
+export const RETRY_DAYS = [1, 3, 7, 14] as const;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** What ends the ladder when every retry has failed. */
+export type LadderEnd = 'unpaid' | 'canceled';
+
+/**
+ * When to try again after `attemptCount` attempts have failed, the first of them at
+ * `firstDeclineAt`; null when the ladder is over (the first attempt plus every retry made).
+ */
+export function nextAttemptAt(firstDeclineAt: Date, attemptCount: number): Date | null {
+  if (attemptCount < 1) throw new RangeError(`attemptCount ${attemptCount}: the ladder starts at the first decline`);
+  const days = RETRY_DAYS[attemptCount - 1];
+  return days === undefined ? null : new Date(firstDeclineAt.getTime() + days * DAY_MS);
+}
+
+/** The attempts a ladder makes in all: the first charge and its retries. */
+export const LADDER_ATTEMPTS = 1 + RETRY_DAYS.length;
