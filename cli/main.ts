@@ -9,6 +9,7 @@ import { checkSecretKey, serverWebhookLoopbackRule } from '../db/installation';
 import { systemClock } from '../domain/clock';
 import type { OrchestrationPort } from '../orchestration';
 import { commands, UsageError } from './commands';
+import { priceCommands } from './prices';
 import { upgradeRequestCommands } from './upgrade-requests';
 
 const USAGE = `usage: kasi <command> [--json]
@@ -28,6 +29,7 @@ const USAGE = `usage: kasi <command> [--json]
   kasi upgrade-requests list [--status pending|approved|declined]
   kasi upgrade-requests approve <upgradeRequestId>
   kasi upgrade-requests decline <upgradeRequestId> [--reason <text>]
+  kasi price archive <priceId>
 `;
 
 /**
@@ -70,7 +72,7 @@ async function main(argv: string[]): Promise<number> {
       : parseArgs({ args: argv, allowPositionals: true, strict: true, options: OPTIONS });
   const [group, verb, ...args] = positionals;
   const name = verb && group !== 'migrate' ? `${group} ${verb}` : (group ?? '');
-  const command = commands[name] ?? upgradeRequestCommands[name];
+  const command = { ...commands, ...upgradeRequestCommands, ...priceCommands }[name];
   if (values.help || !command) {
     (values.help ? process.stdout : process.stderr).write(USAGE);
     return values.help ? 0 : 2;

@@ -7,7 +7,7 @@ import type { Mode } from '../../domain/api-keys';
 import { idPattern, type IdKind } from '../../domain/ids';
 import type { JsonSchema } from '../schemas/json-schema';
 import { object } from '../schemas/json-schema';
-import { findOwned } from './ownership';
+import { findOwned } from '../../services/owned';
 import { listQueryProperties, listSchema, page, type ListQuery } from './pagination';
 import { defineRoute, type Caller, type ResponseLink, type RouteSpec } from './route';
 

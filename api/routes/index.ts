@@ -3,6 +3,8 @@ import type { Config } from '../../config';
 import type { Processors } from '../../processor';
 import type { RouteSpec } from '../platform/route';
 import { accountRoutes } from './account';
+import { priceRoutes } from './billing/prices';
+import { productRoutes } from './billing/products';
 import { cardRoutes } from './cards';
 import { checkoutRoutes } from './checkouts';
 import { customerRoutes } from './customers';
@@ -15,7 +17,7 @@ import { eventRoutes } from './events';
 import { webhookEndpointRoutes } from './webhook-endpoints';
 
 export function apiRoutes(config: Config, processors: Processors): RouteSpec[] {
-  const routes: RouteSpec[] = [...accountRoutes, ...upgradeRequestRoutes, ...customerRoutes, ...checkoutRoutes, ...paymentRoutes, ...refundRoutes, ...paymentLinkRoutes, ...cardRoutes(processors), ...eventRoutes, ...webhookEndpointRoutes];
+  const routes: RouteSpec[] = [...accountRoutes, ...upgradeRequestRoutes, ...customerRoutes, ...productRoutes, ...priceRoutes, ...checkoutRoutes, ...paymentRoutes, ...refundRoutes, ...paymentLinkRoutes, ...cardRoutes(processors), ...eventRoutes, ...webhookEndpointRoutes];
   routes.push(openApiRoute(() => routes, config.publicBaseUrl));
   return routes;
 }

@@ -12,6 +12,7 @@ import * as refunds from './008-refunds';
 import * as savedCards from './009-saved-cards';
 import * as paymentLinks from './010-payment-links';
 import * as accountLimits from './011-account-limits';
+import * as catalog from './012-catalog';
 import * as monthlyUsageCounters from './015-monthly-usage-counters';
 
 interface Migration {
@@ -31,6 +32,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['009-saved-cards', savedCards],
   ['010-payment-links', paymentLinks],
   ['011-account-limits', accountLimits],
+  ['012-catalog', catalog],
   ['015-monthly-usage-counters', monthlyUsageCounters],
 ];
 

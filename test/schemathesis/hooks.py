@@ -22,8 +22,10 @@ def before_call(context, case, kwargs):
 # to schema-valid data: line items totalling outside 1000..100000000 cents (reason `amount`), and
 # where a URL may lead (http only on localhost, no javascript: and the like, no webhook host that
 # resolves to an internal address), and an upgrade request's plan, which must be above the account's
-# own (a rule of the account, not of the body). Any other refusal of schema-valid data is still a
-# failure.
+# own (a rule of the account, not of the body), and a price's terms (which fields each billing
+# scheme takes, the licensed per-unit floor, tiers in ascending order: `price_invalid`; a metered
+# price's meter, which must exist: `meter_invalid`), checked by domain/pricing.ts and stated in the
+# schema's descriptions. Any other refusal of schema-valid data is still a failure.
 URL_FIELDS = {"successUrl", "cancelUrl", "url"}
 
 
@@ -38,6 +40,8 @@ def filter_failure(context, failure, case, response):
     paths = {field.get("path") for field in body.get("fields", [])}
     if body.get("reason") == "amount":
         return paths != {"lineItems"}
+    if body.get("reason") in ("price_invalid", "meter_invalid"):
+        return not paths
     if case.path == "/v1/account/upgrade_requests":
         return paths != {"plan"}
     return not paths or not paths <= URL_FIELDS

@@ -1,14 +1,14 @@
-// Loading an object named in the path: another account's object does not exist for the caller;
-// this account's object in the other mode answers 404 mode_mismatch.
+// Loading an object a request names (in its path or its body): another account's object does not
+// exist for the caller; this account's object in the other mode answers 404 mode_mismatch.
 import type { Knex } from 'knex';
-import { ApiError } from '../../domain/errors';
-import type { Caller } from './route';
+import { ApiError } from '../domain/errors';
+import type { AccountScope } from './context';
 
 export async function findOwned<Row extends { mode: string }>(
   db: Knex | Knex.Transaction,
   table: string,
   id: string,
-  caller: Caller,
+  caller: AccountScope,
   noun: string,
 ): Promise<Row> {
   const row = (await db(table).where({ id, account_id: caller.account.id }).first()) as Row | undefined;
