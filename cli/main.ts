@@ -9,6 +9,7 @@ import { checkSecretKey, serverWebhookLoopbackRule } from '../db/installation';
 import { systemClock } from '../domain/clock';
 import type { OrchestrationPort } from '../orchestration';
 import { commands, UsageError } from './commands';
+import { emailCommands } from './emails';
 import { priceCommands } from './prices';
 import { upgradeRequestCommands } from './upgrade-requests';
 
@@ -30,6 +31,7 @@ const USAGE = `usage: kasi <command> [--json]
   kasi upgrade-requests approve <upgradeRequestId>
   kasi upgrade-requests decline <upgradeRequestId> [--reason <text>]
   kasi price archive <priceId>
+  kasi emails <accountId> [--mode test|live]
 `;
 
 /**
@@ -70,9 +72,13 @@ async function main(argv: string[]): Promise<number> {
     first === 'migrate'
       ? parseArgs({ args: argv, allowPositionals: true, strict: true, options: MIGRATE_OPTIONS })
       : parseArgs({ args: argv, allowPositionals: true, strict: true, options: OPTIONS });
-  const [group, verb, ...args] = positionals;
-  const name = verb && group !== 'migrate' ? `${group} ${verb}` : (group ?? '');
-  const command = { ...commands, ...upgradeRequestCommands, ...priceCommands }[name];
+  const [group, verb, ...rest] = positionals;
+  const all = { ...commands, ...upgradeRequestCommands, ...priceCommands, ...emailCommands };
+  // A one-word command (`migrate`, `emails`) takes every positional after it as its arguments.
+  const oneWord = group !== undefined && all[group] !== undefined;
+  const name = oneWord || !verb ? (group ?? '') : `${group} ${verb}`;
+  const args = oneWord ? [verb, ...rest].filter((a): a is string => !!a) : rest;
+  const command = all[name];
   if (values.help || !command) {
     (values.help ? process.stdout : process.stderr).write(USAGE);
     return values.help ? 0 : 2;
@@ -93,7 +99,7 @@ async function main(argv: string[]): Promise<number> {
     // stdout is the command's answer: only errors are logged, to stderr.
     const log = pino({ level: 'error' }, pino.destination({ dest: 2, sync: true }));
     const deps = { db: db.knex, clock: systemClock, config, workflows: NO_WORKFLOWS, log };
-    const out = await command({ deps, args: group === 'migrate' ? [verb, ...args].filter((a): a is string => !!a) : args, options: values });
+    const out = await command({ deps, args, options: values });
     process.stdout.write(values.json ? `${JSON.stringify(out.json)}\n` : `${out.text}\n`);
     if (out.failure === undefined) return 0;
     process.stderr.write(`kasi: ${out.failure}\n`);

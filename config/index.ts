@@ -24,6 +24,8 @@ export interface Config {
   /** Browser origins, besides the service's own, whose requests the REST API answers. */
   corsOrigins: string[];
   smtpUrl: string | undefined;
+  /** The From of customer emails (KASI_EMAIL_FROM). */
+  emailFrom: string;
   logLevel: string;
   plans: Record<string, Plan>;
   /** Encrypts stored secrets; read on first use (see config/secret-key.ts). */
@@ -97,6 +99,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitStore: store,
     corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
     smtpUrl: env.SMTP_URL || undefined,
+    emailFrom: env.KASI_EMAIL_FROM || 'Kasi <no-reply@localhost>',
     logLevel: env.LOG_LEVEL || 'info',
     plans: loadPlans(env.KASI_PLANS_FILE || undefined),
     secretKey: () => (secretKey ??= loadSecretKey(env.KASI_SECRET_KEY || undefined, dataDir)),

@@ -5,6 +5,7 @@ import type { Knex } from 'knex';
 import { newId } from '../crypto/ids';
 import type { Mode } from '../domain/api-keys';
 import type { PublicEventType } from '../domain/event-types';
+import { emailValues, insertEmailSql, type NewEmailRow } from './emails';
 import { sql } from './sql';
 
 /** The Postgres NOTIFY channel that tells dispatchers the outbox has new events. */
@@ -63,14 +64,22 @@ export async function recordEvent(trx: Knex.Transaction, input: NewEvent): Promi
 
 /**
  * Runs `change` (one `update … returning *`, its $n the `values`) and, in the same statement,
- * records `event` if it changed a row: atomic without a transaction and one round trip, for the
- * hottest changes (a payment's outcome). The changed row, or undefined when the update matched none
- * (then no event either).
+ * records `event` (and keeps `email`, if given) if it changed a row: atomic without a transaction
+ * and one round trip, for the hottest changes (a payment's outcome). The changed row, or undefined
+ * when the update matched none (then no event nor email either).
  */
-export async function changeRecordingEvent<Row extends object>(db: Knex | Knex.Transaction, change: string, values: readonly unknown[], event: NewEvent): Promise<Row | undefined> {
-  const text = `with changed as (${change}), recorded as (${insertEventSql(values.length + 1, 'from changed')})
+export async function changeRecordingEvent<Row extends object>(
+  db: Knex | Knex.Transaction,
+  change: string,
+  values: readonly unknown[],
+  event: NewEvent,
+  email?: NewEmailRow,
+): Promise<Row | undefined> {
+  const eventFrom = values.length + 1;
+  const emailFrom = eventFrom + 6;
+  const text = `with changed as (${change}), recorded as (${insertEventSql(eventFrom, 'from changed')})${email ? `, emailed as (${insertEmailSql(emailFrom, 'from changed')})` : ''}
     select changed.*, (select ${NOTIFY} where recorded.undispatched) as notified from changed, recorded`;
-  const [changed] = await sql<Row & { notified?: unknown }>(db, text, [...values, ...eventValues(eventRow(event))]);
+  const [changed] = await sql<Row & { notified?: unknown }>(db, text, [...values, ...eventValues(eventRow(event)), ...(email ? emailValues(email) : [])]);
   if (changed === undefined) return undefined;
   delete changed.notified;
   return changed;

@@ -191,7 +191,7 @@ export async function openCharge(db: Db, lockKey: string, payment: PaymentRow, c
 export interface ChargeToSettle {
   payment: PaymentRow;
   /** The columns of the card that are not times (it comes as JSON). */
-  card: Pick<SavedCardRow, 'id' | 'scheme' | 'last4' | 'expiry_month' | 'expiry_year' | 'processor_token'>;
+  card: Pick<SavedCardRow, 'id' | 'scheme' | 'last4' | 'expiry_month' | 'expiry_year' | 'processor_token' | 'consent_locale'>;
   /** What settling reads of the merchant: its name for the processor, its standing and plan. */
   merchant: AccountStanding & { name: string; plan: string };
 }

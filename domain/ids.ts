@@ -24,6 +24,7 @@ export const ID_PREFIXES = {
   webhookDelivery: 'whd',
   paymentLink: 'plink',
   upgradeRequest: 'upreq',
+  email: 'em',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -17,6 +17,7 @@ import type { Clock as EngineClock } from './embedded-engine/clock';
 import { startOrchestration, type Orchestration } from './orchestration';
 import { createResumers } from './resumers';
 import { observeOrchestration } from './observability';
+import { startEmailSender } from './email-sender';
 import { startWebhookDispatcher, type WebhookDispatcher } from './webhook-dispatcher';
 import type { Resolver } from '../net/webhook-http';
 
@@ -82,6 +83,7 @@ export async function startService(options: {
   observer.watch({ db, engine: orchestration.engine });
   const webhooks = await startWebhookDispatcher({ db, databaseUrl: options.databaseUrl, port, clock, log });
   const activeKeys = await startActiveKeyCache({ db, databaseUrl: options.databaseUrl, log });
+  const emails = startEmailSender({ db, config, clock, log });
   const http = await listen({ db, config, log, clock, limiter: options.limiter, activeKeys, orchestration: port, orchestrationCheck: observer.readiness }, options.port);
   return {
     http,
@@ -92,7 +94,7 @@ export async function startService(options: {
       // The LISTEN connections stop first, at once: the database may be going down with the
       // service (a terminal's Ctrl-C reaches the embedded PostgreSQL too), and a notification
       // missed from here on changes nothing (undispatched events are picked up on the next boot).
-      const listeners = Promise.all([activeKeys.stop(), webhooks.stop()]);
+      const listeners = Promise.all([activeKeys.stop(), webhooks.stop(), emails.stop()]);
       await http.close();
       await listeners;
       await orchestration.stop();

@@ -13,6 +13,7 @@ import * as savedCards from './009-saved-cards';
 import * as paymentLinks from './010-payment-links';
 import * as accountLimits from './011-account-limits';
 import * as catalog from './012-catalog';
+import * as emails from './013-emails';
 import * as monthlyUsageCounters from './015-monthly-usage-counters';
 
 interface Migration {
@@ -33,6 +34,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['010-payment-links', paymentLinks],
   ['011-account-limits', accountLimits],
   ['012-catalog', catalog],
+  ['013-emails', emails],
   ['015-monthly-usage-counters', monthlyUsageCounters],
 ];
 

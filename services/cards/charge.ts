@@ -76,7 +76,7 @@ export async function chargeSavedCard(
     return { payment, json };
   }
   return ctx.db.transaction(async (trx) => {
-    const decided = (await recordPaymentOutcome({ ...ctx, db: trx }, payment, outcome, payment.attempts, account.plan)) ?? (await findPayment(trx, payment.id));
+    const decided = (await recordPaymentOutcome({ ...ctx, db: trx }, payment, outcome, payment.attempts, { plan: account.plan, name: account.name, locale: card.consent_locale })) ?? (await findPayment(trx, payment.id));
     const decidedJson = JSON.stringify(paymentView(decided));
     await completeKey(trx, key.scope, lockToken, 201, decidedJson);
     return { payment: decided, json: decidedJson };

@@ -1,12 +1,14 @@
 // Keep the card of a payment that succeeded with the customer's consent (`cardSave` requested).
 // The processor's reusable token first (one per approved session: a retried keeping gets the same
 // one), then one transaction: the Saved card (one per payment), the payment's `cardSave` `saved`,
-// the card as the default of the customer with that email, and card.saved; or, when the processor
+// the card as the default of the customer with that email, card.saved and the customer's card_saved
+// email; or, when the processor
 // will not keep it, `cardSave` `failed` and card.save_failed. Called once the payment's success
 // has committed (services/checkouts/settle-attempt.ts), and again by any later settling of it, so
 // a keeping the process stopped before is completed.
 import { newId } from '../../crypto/ids';
 import { isPaid } from '../../domain/checkout-rules';
+import { findAccount } from '../../db/accounts';
 import { recordEvent } from '../../db/events';
 import { findPayment, processorReference } from '../../db/payments';
 import { insertSavedCard, lockPaymentWithConsent, makeDefaultCard } from '../../db/saved-cards';
@@ -14,6 +16,7 @@ import type { SaveOutcome } from '../../processor/port';
 import { paymentView } from '../../views/payment';
 import { savedCardView } from '../../views/saved-card';
 import type { ProcessorServiceDeps } from '../context';
+import { keepEmail } from '../emails/keep';
 import { inTransaction } from '../run';
 
 export async function keepCard(deps: ProcessorServiceDeps, paymentId: string): Promise<void> {
@@ -24,7 +27,8 @@ export async function keepCard(deps: ProcessorServiceDeps, paymentId: string): P
     processor === null
       ? { status: 'refused', message: 'No card processor keeps cards in this mode.' }
       : await processor.saveCard(processorReference(payment.id, payment.settled_attempt));
-  const cardId = await inTransaction(deps, async ({ db: trx, clock }) => {
+  const cardId = await inTransaction(deps, async (ctx) => {
+    const { db: trx, clock } = ctx;
     const locked = await lockPaymentWithConsent(trx, paymentId);
     if (locked.card_save !== 'requested') return undefined;
     const now = clock.now();
@@ -54,6 +58,17 @@ export async function keepCard(deps: ProcessorServiceDeps, paymentId: string): P
     await trx('payments').where({ id: paymentId }).update({ card_save: 'saved' });
     await makeDefaultCard(trx, card, now);
     await recordEvent(trx, { ...scope, type: 'card.saved', data: savedCardView(card) });
+    const merchant = (await findAccount(trx, locked.account_id))!;
+    await keepEmail(ctx, {
+      accountId: card.account_id,
+      mode: card.mode,
+      to: card.customer_email,
+      locale: card.consent_locale,
+      parties: { merchant: merchant.name, customerName: locked.customer_name },
+      content: { kind: 'card_saved', card: { scheme: card.scheme, last4: card.last4 } },
+      objectId: card.id,
+      at: now,
+    });
     return card.id;
   });
   if (cardId !== undefined) deps.log.info({ paymentId, cardId, accountId: payment.account_id, mode: payment.mode }, cardId === null ? 'card not kept' : 'card kept');

@@ -51,7 +51,8 @@ export async function settleCharge(deps: ProcessorServiceDeps, paymentId: string
   if (processor === null) return 'pending';
   const outcome = await decidedCharge(merchant, payment, card, processor, await processor.chargeSaved(chargeRequest(payment, card, merchant.name)));
   if (outcome === null) return 'pending';
-  const updated = await recordPaymentOutcome(deps, payment, outcome, payment.attempts, merchant.plan);
+  // The receipt in the language the customer agreed to keep the card in.
+  const updated = await recordPaymentOutcome(deps, payment, outcome, payment.attempts, { ...merchant, locale: card.consent_locale });
   if (updated === null) return resultOf((await findPayment(deps.db, paymentId)).status);
   logPaymentOutcome(deps.log, updated, { savedCardId: card.id });
   return resultOf(updated.status);

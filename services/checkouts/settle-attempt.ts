@@ -15,6 +15,8 @@ import { findPayment, processorReference, type PaymentRow } from '../../db/payme
 import type { CardProcessor, ProcessorOutcome, ReportedCard } from '../../processor/port';
 import { paymentView } from '../../views/payment';
 import { keepCard } from '../cards/keep';
+import { emailRow } from '../emails/keep';
+import type { Locale } from '../../domain/locale';
 import { isPaid } from '../../domain/checkout-rules';
 import type { ProcessorServiceDeps, ServiceContext } from '../context';
 import { inTransaction } from '../run';
@@ -49,10 +51,34 @@ export async function keepable(
   return { status: 'refused', code: refusal.reason!, message: 'The merchant cannot take payments right now; the card was not charged.', card: outcome.card };
 }
 
+/** What recording a payment's outcome needs of its merchant: the plan (the fee), the name and the customer's language (the receipt). */
+export interface PaymentMerchant {
+  plan: string;
+  name: string;
+  locale: Locale;
+}
+
+/** The receipt of a payment that succeeded, to the customer's email, if it has one. */
+function receiptOf(payment: PaymentRow, merchant: PaymentMerchant, now: Date) {
+  if (payment.status !== 'succeeded' || payment.customer_email === null) return undefined;
+  const card = payment.card_scheme === null || payment.card_last4 === null ? null : { scheme: payment.card_scheme, last4: payment.card_last4 };
+  return emailRow({
+    accountId: payment.account_id,
+    mode: payment.mode,
+    to: payment.customer_email,
+    locale: merchant.locale,
+    parties: { merchant: merchant.name, customerName: payment.customer_name },
+    content: { kind: 'receipt', amountCents: centsFromDb(payment.amount_cents), description: payment.description, paidAt: now, card, paymentId: payment.id },
+    objectId: payment.id,
+    at: now,
+  });
+}
+
 /**
  * Records a decided outcome on a payment that is `processing`, with its payment.* event, in one
  * statement (db/events.ts changeRecordingEvent: atomic in or out of a transaction): `succeeded`
- * with its fee (from the account's plan, `accountPlan`) and card, or `failed` with why. Conditional
+ * with its fee (from the merchant's plan) and card, and the customer's receipt; or `failed` with
+ * why. Conditional
  * on the status, so a retried activity changes nothing twice: null when the payment was no longer
  * `processing`.
  */
@@ -61,12 +87,12 @@ export async function recordPaymentOutcome(
   payment: PaymentRow,
   outcome: DecidedOutcome,
   attempt: number,
-  accountPlan: string,
+  merchant: PaymentMerchant,
 ): Promise<PaymentRow | null> {
   const now = ctx.clock.now();
   let patch: Partial<PaymentRow> & Record<string, unknown>;
   if (outcome.status === 'approved') {
-    const { feeCents, netCents } = paymentFee(centsFromDb(payment.amount_cents), planOf(ctx.config.plans, accountPlan));
+    const { feeCents, netCents } = paymentFee(centsFromDb(payment.amount_cents), planOf(ctx.config.plans, merchant.plan));
     patch = {
       status: 'succeeded',
       card_scheme: outcome.card.scheme,
@@ -96,13 +122,9 @@ export async function recordPaymentOutcome(
   // The event carries the payment as the update leaves it: nothing but this changes a payment
   // while it is `processing`, so that is the row as read with the patch applied.
   const type = patch.status === 'succeeded' ? 'payment.succeeded' : 'payment.failed';
-  const updated = await changeRecordingEvent<PaymentRow>(ctx.db, change, [payment.id, ...columns.map((column) => patch[column])], {
-    accountId: payment.account_id,
-    mode: payment.mode,
-    type,
-    data: paymentView({ ...payment, ...patch }),
-    now,
-  });
+  const paid = { ...payment, ...patch } as PaymentRow;
+  const event = { accountId: payment.account_id, mode: payment.mode, type, data: paymentView(paid), now } as const;
+  const updated = await changeRecordingEvent<PaymentRow>(ctx.db, change, [payment.id, ...columns.map((column) => patch[column])], event, receiptOf(paid, merchant, now));
   return updated ?? null;
 }
 
@@ -129,8 +151,8 @@ export async function applyAttemptOutcome(deps: ProcessorServiceDeps, checkoutId
       return { result: isPaid(payment.status) ? 'succeeded' : payment.status === 'failed' ? 'failed' : 'pending', payment };
     }
     // Locked above and `processing`: the outcome is recorded.
-    const account = (await ctx.db('accounts').where({ id: payment.account_id }).first('plan')) as { plan: string };
-    updated = (await recordPaymentOutcome(ctx, payment, outcome, attempt, account.plan))!;
+    const account = (await ctx.db('accounts').where({ id: payment.account_id }).first('plan', 'name')) as { plan: string; name: string };
+    updated = (await recordPaymentOutcome(ctx, payment, outcome, attempt, { ...account, locale: checkout.locale }))!;
     if (updated.status !== 'succeeded') return { result: 'failed', payment: updated };
     await ctx.db('checkouts').where({ id: checkout.id, status: 'open' }).update({ status: 'completed', completed_at: updated.succeeded_at });
     return { result: 'succeeded', payment: updated };
