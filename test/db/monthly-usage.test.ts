@@ -33,7 +33,11 @@ describe("the month's use of the monthly limit", () => {
     const month = colomboMonth(at);
     const [row] = (await knex('payments')
       .where({ account_id: accountId, mode })
-      .andWhere((q) => q.where({ status: 'processing' }).orWhere((s) => s.whereNot({ status: 'processing' }).where('succeeded_at', '>=', month.start).where('succeeded_at', '<', month.end)))
+      .andWhere((q) => {
+        void q.where({ status: 'processing' }).orWhere((s) => {
+          void s.whereNot({ status: 'processing' }).where('succeeded_at', '>=', month.start).where('succeeded_at', '<', month.end);
+        });
+      })
       .sum({ used: 'amount_cents' })) as { used: string | null }[];
     return Number(row!.used ?? 0);
   }
