@@ -6,6 +6,7 @@ import { createAccountLimitActivities } from './account-limits';
 import { createCardActivities } from './cards';
 import { createCheckoutActivities } from './checkouts';
 import { createRefundActivities } from './refunds';
+import { createTestClockActivities } from './test-clocks';
 import { createWebhookActivities } from './webhook-delivery';
 import type { ActivityDeps } from './deps';
 
@@ -19,5 +20,6 @@ export function createActivities(deps: ActivityDeps): Record<string, ActivityFun
     ...createCardActivities({ ...deps, processors }),
     ...createWebhookActivities({ ...deps, resolve: deps.resolveHost }),
     ...createAccountLimitActivities(deps),
+    ...createTestClockActivities(deps),
   };
 }

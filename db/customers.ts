@@ -14,6 +14,7 @@ export interface CustomerRow {
   locale: 'en' | 'si' | 'ta';
   default_card_id: string | null;
   credit_balance_cents: number;
+  test_clock_id: string | null;
   created_at: Date;
 }
 
@@ -22,6 +23,8 @@ export interface CustomerDetails {
   name?: string;
   phone?: string;
   locale?: 'en' | 'si' | 'ta';
+  /** A test clock the customer lives on (a new customer only: an existing one keeps its own). */
+  testClockId?: string;
 }
 
 /**
@@ -37,15 +40,15 @@ export async function upsertCustomer(
 ): Promise<{ customer: CustomerRow; created: boolean }> {
   const [row] = await sql<CustomerRow & { created: boolean }>(
     db,
-    `insert into customers (id, account_id, mode, email, name, phone, locale, credit_balance_cents, created_at, updated_at)
-     values ($1, $2, $3, $4, $5, $6, coalesce($7, 'en'), 0, $8, $8)
+    `insert into customers (id, account_id, mode, email, name, phone, locale, credit_balance_cents, created_at, updated_at, test_clock_id)
+     values ($1, $2, $3, $4, $5, $6, coalesce($7, 'en'), 0, $8, $8, $9)
      on conflict (account_id, mode, lower(email)) do update set
        name = coalesce(excluded.name, customers.name),
        phone = coalesce(excluded.phone, customers.phone),
        locale = coalesce($7, customers.locale),
        updated_at = excluded.updated_at
      returning *, (xmax = 0) as created`,
-    [newId('customer', now.getTime()), scope.accountId, scope.mode, details.email, details.name ?? null, details.phone ?? null, details.locale ?? null, now],
+    [newId('customer', now.getTime()), scope.accountId, scope.mode, details.email, details.name ?? null, details.phone ?? null, details.locale ?? null, now, details.testClockId ?? null],
   );
   if (!row) throw new Error('customer upsert returned no row');
   return { customer: row, created: row.created };

@@ -25,6 +25,7 @@ export const ID_PREFIXES = {
   paymentLink: 'plink',
   upgradeRequest: 'upreq',
   email: 'em',
+  testClock: 'clock',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -5,6 +5,7 @@ import type * as workflows from '../workflows';
 import type { CheckoutLifetimeInput } from '../workflows/checkout-lifetime';
 import type { PaymentRefundInput } from '../workflows/refund';
 import type { CardChargeInput } from '../workflows/card-charge';
+import type { TestClockAdvanceInput } from '../workflows/test-clock-advance';
 import { workflowIdFor } from './ids';
 import type { Mode, WorkflowStart } from './port';
 
@@ -65,4 +66,13 @@ export function monthlyLimitResetStart(): WorkflowStart {
 export function refundStart(refund: { id: string; account_id: string; mode: Mode }): WorkflowStart {
   const input: PaymentRefundInput = { refundId: refund.id };
   return { workflowType: type('paymentRefund'), workflowId: workflowIdFor('refund', refund.id), args: [input], accountId: refund.account_id, mode: refund.mode };
+}
+
+/** One advance of a clock: a workflow of its own per target (a clock is advanced many times). */
+export const testClockAdvanceWorkflowId = (clock: { id: string; advancing_to: Date }): string => workflowIdFor('test-clock', `${clock.id}/${clock.advancing_to.getTime()}`);
+
+/** A test clock's advance, from the clock's row alone (where it is and where it goes are in it). */
+export function testClockAdvanceStart(clock: { id: string; account_id: string; mode: Mode; advancing_to: Date }): WorkflowStart {
+  const input: TestClockAdvanceInput = { clockId: clock.id };
+  return { workflowType: type('testClockAdvance'), workflowId: testClockAdvanceWorkflowId(clock), args: [input], accountId: clock.account_id, mode: clock.mode };
 }

@@ -12,6 +12,7 @@ export function customerView(row: CustomerRow) {
     locale: row.locale,
     defaultCardId: row.default_card_id,
     creditBalanceCents: row.credit_balance_cents,
+    testClockId: row.test_clock_id,
     createdAt: row.created_at.toISOString(),
   };
 }

@@ -5,8 +5,9 @@ import type { Clock } from '../domain/clock';
 import { openCheckouts } from '../db/checkouts';
 import { pendingRefunds } from '../db/refunds';
 import { checkoutsWithCardToKeep, processingCharges } from '../db/saved-cards';
-import { cardChargeStart, cardExpiringStart, checkoutLifetimeStart, monthlyLimitResetStart, refundStart, webhookDeliveryStart, webhookResendStart } from '../orchestration/starts';
+import { cardChargeStart, cardExpiringStart, checkoutLifetimeStart, monthlyLimitResetStart, refundStart, testClockAdvanceStart, webhookDeliveryStart, webhookResendStart } from '../orchestration/starts';
 import { pendingDeliveries } from '../db/webhook-deliveries';
+import { advancingClocks } from '../db/test-clocks';
 import type { Resumer } from './orchestration';
 
 export function createResumers(deps: { db: Knex; clock: Clock }): Resumer[] {
@@ -35,5 +36,7 @@ export function createResumers(deps: { db: Knex; clock: Clock }): Resumer[] {
     // The monthly limit's reset, running for ever (left alone where it runs already): its first run
     // sends the month's resets still due.
     async () => [monthlyLimitResetStart()],
+    // Every test clock whose advance had not finished goes on to its target.
+    async () => (await advancingClocks(deps.db)).map(testClockAdvanceStart),
   ];
 }

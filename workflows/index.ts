@@ -6,3 +6,4 @@ export { cardExpiringNotices } from './card-expiring';
 export { paymentRefund } from './refund';
 export { webhookDelivery, webhookResend } from './webhook-delivery';
 export { monthlyLimitReset } from './monthly-limit-reset';
+export { testClockAdvance } from './test-clock-advance';

@@ -12,6 +12,7 @@ export const customerCreateSchema = object(
     name: { type: 'string', minLength: 1, maxLength: 120 },
     phone: { type: 'string', maxLength: 24, pattern: SRI_LANKAN_MOBILE_PATTERN, description: 'Sri Lankan mobile number (077 123 4567, +94 77 123 4567); spaces and dashes removed; returned as +94...' },
     locale: { ...localeSchema, default: 'en' },
+    testClockId: { type: 'string', pattern: idPattern('testClock'), description: 'A test clock of yours (test mode): the customer, its subscriptions, invoices and payments live in its time. A new customer only: an existing one keeps its own.' },
   },
   ['email'],
   { examples: [{ email: 'nimal@example.com', name: 'Nimal Perera', phone: '077 123 4567', locale: 'si' }] },
@@ -21,7 +22,7 @@ export const customerListQuerySchema = object({ ...listQueryProperties('customer
 
 export const customerSchema = named('Customer', {
   type: 'object',
-  required: ['object', 'id', 'mode', 'email', 'name', 'phone', 'locale', 'defaultCardId', 'creditBalanceCents', 'createdAt'],
+  required: ['object', 'id', 'mode', 'email', 'name', 'phone', 'locale', 'defaultCardId', 'creditBalanceCents', 'testClockId', 'createdAt'],
   properties: {
     object: { const: 'customer' },
     id: { type: 'string', pattern: idPattern('customer') },
@@ -32,6 +33,7 @@ export const customerSchema = named('Customer', {
     locale: localeSchema,
     defaultCardId: nullable({ type: 'string' }),
     creditBalanceCents: { type: 'integer' },
+    testClockId: nullable({ type: 'string', description: 'The test clock the customer lives on, or null (wall time).' }),
     createdAt: timestampSchema,
   },
 });

@@ -14,6 +14,7 @@ import * as paymentLinks from './010-payment-links';
 import * as accountLimits from './011-account-limits';
 import * as catalog from './012-catalog';
 import * as emails from './013-emails';
+import * as testClocks from './014-test-clocks';
 import * as monthlyUsageCounters from './015-monthly-usage-counters';
 
 interface Migration {
@@ -35,6 +36,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['011-account-limits', accountLimits],
   ['012-catalog', catalog],
   ['013-emails', emails],
+  ['014-test-clocks', testClocks],
   ['015-monthly-usage-counters', monthlyUsageCounters],
 ];
 

@@ -25,6 +25,7 @@ describe('customers', () => {
       locale: 'si',
       defaultCardId: null,
       creditBalanceCents: 0,
+      testClockId: null,
       createdAt: undefined,
     });
     const got = await api.request(`/v1/customers/${res.body.id}`, { key: keys.sk_test });

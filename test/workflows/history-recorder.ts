@@ -15,6 +15,7 @@ import type { AccountLimitActivities } from '../../activities/account-limits';
 import type { CardActivities } from '../../activities/cards';
 import type { CheckoutActivities } from '../../activities/checkouts';
 import type { RefundActivities } from '../../activities/refunds';
+import type { TestClockActivities } from '../../activities/test-clocks';
 import type { WebhookActivities } from '../../activities/webhook-delivery';
 import { colomboMonth } from '../../domain/time';
 import { WORKFLOWS_PATH } from '../../workers/service';
@@ -115,7 +116,15 @@ function standIns(scripts: Map<string, { script: Script; left: Script; attempts:
     submitRefund: async (refundId: string) => refundAnswer(refundId, 'submitRefund'),
     settleRefund: async (refundId: string) => refundAnswer(refundId, 'settleRefund'),
   } satisfies RefundActivities;
-  return { ...checkouts, ...webhooks, ...cards, ...accountLimits, ...refunds };
+  const clocks = {
+    async stepTestClock(clockId: string) {
+      const step = of(clockId, 'stepTestClock').left.clock?.shift();
+      if (step === undefined) throw ApplicationFailure.nonRetryable(`stepTestClock(${clockId}) was not scripted`, 'NoScript');
+      return step;
+    },
+    wakeClockWaiters: async () => undefined,
+  } satisfies Pick<TestClockActivities, 'stepTestClock' | 'wakeClockWaiters'>;
+  return { ...checkouts, ...webhooks, ...cards, ...accountLimits, ...refunds, ...clocks };
 }
 
 /** A copy of the history as JSON, with the recording machine's worker identities made neutral. */

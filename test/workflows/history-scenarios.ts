@@ -11,10 +11,11 @@
 import type * as workflows from '../../workflows';
 import { CHECKOUT_LIFETIME_MS, OUTCOME_POLL_MS } from '../../domain/checkout-rules';
 import { WEBHOOK_MAX_ATTEMPTS } from '../../domain/webhook-retry';
-import { cardChargeStart, cardExpiringStart, checkoutLifetimeStart, monthlyLimitResetStart, refundStart, webhookDeliveryStart, webhookResendStart } from '../../orchestration/starts';
+import { cardChargeStart, cardExpiringStart, checkoutLifetimeStart, monthlyLimitResetStart, refundStart, testClockAdvanceStart, webhookDeliveryStart, webhookResendStart } from '../../orchestration/starts';
 import type { WorkflowStart } from '../../orchestration/port';
 import type { AttemptResult } from '../../activities/checkouts';
 import type { ChargeResult } from '../../activities/cards';
+import type { ClockStep } from '../../activities/test-clocks';
 
 /** The workflow types of workflows/index.ts (its exported functions). */
 export type WorkflowType = { [K in keyof typeof workflows]: (typeof workflows)[K] extends (...args: never[]) => unknown ? K : never }[keyof typeof workflows];
@@ -40,6 +41,8 @@ export interface Script {
    * processor expects to decide (ms after the question; null when it does not say).
    */
   refund?: ('succeeded' | 'failed' | { pendingMs: number | null })[];
+  /** testClockAdvance: stepTestClock's answers. */
+  clock?: ClockStep[];
 }
 
 /** How a scenario drives its workflow (history-recorder.ts implements it on the test server). */
@@ -334,6 +337,24 @@ export const HISTORY_SCENARIOS: readonly HistoryScenario[] = [
       await driver.start(refundStart({ id, ...ACCOUNT }));
     },
     result: 'succeeded',
+  },
+  {
+    workflowType: 'testClockAdvance',
+    name: 'two-instants',
+    what: 'a clock advanced over two instants: wakes the workflow due at the first, waits (a second, nothing moved) until it has settled, wakes the one due at the second, then ready',
+    objectId: 'clock_rec_two_instants',
+    script: {
+      clock: [
+        { kind: 'wake', at: Date.parse('2027-02-28T04:30:00.000Z'), workflowIds: ['subscription/sub_rec_a'] },
+        { kind: 'wait' },
+        { kind: 'wake', at: Date.parse('2027-03-31T04:30:00.000Z'), workflowIds: ['subscription/sub_rec_a', 'invoice/in_rec_b'] },
+        { kind: 'ready' },
+      ],
+    },
+    async drive(driver, id) {
+      await driver.start(testClockAdvanceStart({ id, ...ACCOUNT, advancing_to: new Date('2027-04-01T00:00:00.000Z') }));
+    },
+    result: undefined,
   },
 ];
 

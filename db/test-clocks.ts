@@ -1,0 +1,69 @@
+// Test clocks and the instants their customers' workflows wait for (clock_waits). Every change of
+// a clock's time, and every wait written, locks the clock's row first: a wait is never written
+// between an advance's reading of the waits and its moving the clock.
+import type { Knex } from 'knex';
+
+type Db = Knex | Knex.Transaction;
+
+export interface TestClockRow {
+  id: string;
+  account_id: string;
+  mode: 'test';
+  name: string | null;
+  frozen_time: Date;
+  advancing_to: Date | null;
+  created_at: Date;
+  deleted_at: Date | null;
+}
+
+export async function insertTestClock(db: Db, row: TestClockRow): Promise<void> {
+  await db('test_clocks').insert(row);
+}
+
+/** The clock's row, locked until `db`'s transaction ends. */
+export async function lockTestClock(db: Db, id: string): Promise<TestClockRow | undefined> {
+  return (await db('test_clocks').where({ id }).forUpdate().first()) as TestClockRow | undefined;
+}
+
+export async function updateTestClock(db: Db, id: string, changes: Partial<Pick<TestClockRow, 'frozen_time' | 'advancing_to' | 'deleted_at'>>): Promise<TestClockRow> {
+  const [row] = (await db('test_clocks').where({ id }).update(changes).returning('*')) as TestClockRow[];
+  return row!;
+}
+
+/** An account's clocks (test mode), deleted ones left out. */
+export function testClocksQuery(db: Db, scope: { accountId: string; mode: string }): Knex.QueryBuilder {
+  return db('test_clocks').where({ account_id: scope.accountId, mode: scope.mode }).whereNull('deleted_at');
+}
+
+/** Clocks whose advance had not finished (the boot-time resumer's). */
+export async function advancingClocks(db: Db): Promise<(Pick<TestClockRow, 'id' | 'account_id' | 'mode'> & { advancing_to: Date })[]> {
+  return db('test_clocks').whereNotNull('advancing_to').select('id', 'account_id', 'mode', 'advancing_to');
+}
+
+export async function findTestClock(db: Db, id: string): Promise<TestClockRow | undefined> {
+  return (await db('test_clocks').where({ id }).first()) as TestClockRow | undefined;
+}
+
+/** Writes (or moves) the workflow's wait on the clock. */
+export async function putClockWait(trx: Knex.Transaction, wait: { workflowId: string; clockId: string; dueAt: Date }): Promise<void> {
+  await trx('clock_waits')
+    .insert({ workflow_id: wait.workflowId, clock_id: wait.clockId, due_at: wait.dueAt })
+    .onConflict('workflow_id')
+    .merge(['clock_id', 'due_at']);
+}
+
+export async function deleteClockWait(db: Db, workflowId: string): Promise<string | undefined> {
+  const [row] = (await db('clock_waits').where({ workflow_id: workflowId }).delete().returning('clock_id')) as { clock_id: string }[];
+  return row?.clock_id;
+}
+
+/** The earliest instant any workflow waits for on the clock, if at or before `until`. */
+export async function earliestClockWait(trx: Knex.Transaction, clockId: string, until: Date): Promise<Date | undefined> {
+  const row = (await trx('clock_waits').where({ clock_id: clockId }).where('due_at', '<=', until).min({ due: 'due_at' }).first()) as { due: Date | null } | undefined;
+  return row?.due ?? undefined;
+}
+
+/** The workflows waiting on the clock for an instant at or before `at`. */
+export async function clockWaitsDue(db: Db, clockId: string, at: Date): Promise<string[]> {
+  return (await db('clock_waits').where({ clock_id: clockId }).where('due_at', '<=', at).orderBy('due_at').pluck('workflow_id')) as string[];
+}

@@ -1,0 +1,66 @@
+// The steps of a test clock's advance, for its workflow (workflows/test-clock-advance.ts), and the
+// waits of the workflows living on the clock (workflows/billing-time.ts). Each step and each wait
+// is written with the clock's row locked, so a wait is never written between an advance's reading
+// of the waits and its moving the clock.
+import { WorkflowNotFoundError } from '@temporalio/common';
+import { clockWaitsDue, deleteClockWait, earliestClockWait, findTestClock, lockTestClock, putClockWait, updateTestClock, type TestClockRow } from '../../db/test-clocks';
+import { clockAdvancedSignal } from '../../workflows/billing-time';
+import { clockWaitMovedSignal } from '../../workflows/test-clock-advance';
+import { testClockAdvanceWorkflowId } from '../../orchestration/starts';
+import type { ServiceDeps } from '../context';
+import { inTransaction } from '../run';
+
+/** What the advance does next: finished (`ready`), wake the workflows due at `at`, or wait for those woken to settle. */
+export type ClockStep = { kind: 'ready' } | { kind: 'wake'; at: number; workflowIds: string[] } | { kind: 'wait' };
+
+export function stepTestClock(deps: ServiceDeps, clockId: string): Promise<ClockStep> {
+  return inTransaction(deps, async ({ db: trx }): Promise<ClockStep> => {
+    const clock = await lockTestClock(trx, clockId);
+    if (clock === undefined || clock.advancing_to === null || clock.deleted_at !== null) return { kind: 'ready' };
+    // A workflow due at the clock's time that has not moved its wait on is still at work.
+    if ((await clockWaitsDue(trx, clockId, clock.frozen_time)).length > 0) return { kind: 'wait' };
+    const next = await earliestClockWait(trx, clockId, clock.advancing_to);
+    if (next === undefined) {
+      await updateTestClock(trx, clockId, { frozen_time: clock.advancing_to, advancing_to: null });
+      return { kind: 'ready' };
+    }
+    await updateTestClock(trx, clockId, { frozen_time: next });
+    return { kind: 'wake', at: next.getTime(), workflowIds: await clockWaitsDue(trx, clockId, next) };
+  });
+}
+
+/** Tells each workflow the clock's new time; one that no longer runs waits for nothing. */
+export async function wakeClockWaiters(deps: ServiceDeps, workflowIds: string[], at: number): Promise<void> {
+  for (const workflowId of workflowIds) {
+    await deps.workflows.signal(workflowId, clockAdvancedSignal, [at]).catch(async (err: unknown) => {
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+      await deleteClockWait(deps.db, workflowId);
+    });
+  }
+}
+
+/** The clock's advance, if one runs, looks again at the waits. */
+async function nudgeAdvance(deps: ServiceDeps, clock: TestClockRow | undefined): Promise<void> {
+  if (clock?.advancing_to == null) return;
+  await deps.workflows.signal(testClockAdvanceWorkflowId({ id: clock.id, advancing_to: clock.advancing_to }), clockWaitMovedSignal).catch((err: unknown) => {
+    if (!(err instanceof WorkflowNotFoundError)) throw err;
+  });
+}
+
+/** Writes the workflow's wait for `dueAt` on the clock; the clock's time now (ms). */
+export async function waitOnClock(deps: ServiceDeps, wait: { clockId: string; workflowId: string; dueAt: number }): Promise<number> {
+  const clock = await inTransaction(deps, async ({ db: trx }) => {
+    const locked = await lockTestClock(trx, wait.clockId);
+    if (locked === undefined) throw new Error(`test clock ${wait.clockId} not found`);
+    await putClockWait(trx, { workflowId: wait.workflowId, clockId: wait.clockId, dueAt: new Date(wait.dueAt) });
+    return locked;
+  });
+  await nudgeAdvance(deps, clock);
+  return clock.frozen_time.getTime();
+}
+
+/** The workflow waits for nothing more on its clock. */
+export async function leaveClock(deps: ServiceDeps, workflowId: string): Promise<void> {
+  const clockId = await deleteClockWait(deps.db, workflowId);
+  if (clockId !== undefined) await nudgeAdvance(deps, await findTestClock(deps.db, clockId));
+}
