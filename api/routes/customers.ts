@@ -24,6 +24,8 @@ export const customerRoutes = [
       201: { description: 'The new customer.', schema: customerSchema, links: customerLinks },
       200: { description: 'The existing customer with this email, details filled in.', schema: customerSchema, links: customerLinks },
     },
+    // 404 also without a reason: no such test clock (or a deleted one).
+    errors: ['mode_mismatch'],
     async handler(input) {
       const { customer, created } = await createCustomer(input, input.caller, input.body);
       return { status: created ? 201 : 200, body: customerView(customer) };
