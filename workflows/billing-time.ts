@@ -16,7 +16,10 @@ const { waitOnClock, leaveClock } = proxyActivities<TestClockActivities>({
 });
 
 export interface BillingTime {
-  /** Now, in the customer's time (ms since the epoch). */
+  /**
+   * Now, in the customer's time (ms since the epoch). On a clock: the clock's time as this workflow
+   * last learnt it, so call it after `until` (a workflow's first instant comes from its object's row).
+   */
   now(): number;
   /** Returns once the customer's time has reached `dueAt` (ms since the epoch). */
   until(dueAt: number): Promise<void>;
