@@ -32,10 +32,15 @@ export interface RenderedEmail {
   html: string;
 }
 
-const DATE_LOCALES: Record<Locale, string> = { en: 'en-GB', si: 'si-LK', ta: 'ta-LK' };
+// Made once: a formatter costs far more to make than to use (every receipt formats a date).
+const DATE_FORMATS: Record<Locale, Intl.DateTimeFormat> = {
+  en: new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'Asia/Colombo' }),
+  si: new Intl.DateTimeFormat('si-LK', { dateStyle: 'long', timeZone: 'Asia/Colombo' }),
+  ta: new Intl.DateTimeFormat('ta-LK', { dateStyle: 'long', timeZone: 'Asia/Colombo' }),
+};
 
 function formatDate(locale: Locale, at: Date): string {
-  return new Intl.DateTimeFormat(DATE_LOCALES[locale], { dateStyle: 'long', timeZone: 'Asia/Colombo' }).format(at);
+  return DATE_FORMATS[locale].format(at);
 }
 
 /** The placeholders' values of the content, and its link. */
