@@ -41,3 +41,12 @@ export async function inTransaction<T>(deps: ServiceDeps, work: (ctx: Transactio
   await runEffects(effects, deps.log);
   return result;
 }
+
+/**
+ * The context of a write whose `db` is its transaction: what the API gives a write (it runs each
+ * in one unless the route says otherwise), checked rather than assumed.
+ */
+export function transactional(ctx: ServiceContext): TransactionContext {
+  if (!(ctx.db as Knex.Transaction).isTransaction) throw new Error('this service writes in a transaction: none was given');
+  return ctx as TransactionContext;
+}

@@ -16,6 +16,7 @@ import * as catalog from './012-catalog';
 import * as emails from './013-emails';
 import * as testClocks from './014-test-clocks';
 import * as monthlyUsageCounters from './015-monthly-usage-counters';
+import * as invoices from './016-invoices';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -38,6 +39,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['013-emails', emails],
   ['014-test-clocks', testClocks],
   ['015-monthly-usage-counters', monthlyUsageCounters],
+  ['016-invoices', invoices],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

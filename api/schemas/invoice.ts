@@ -1,0 +1,73 @@
+// Invoices: the create body, the list's query and the public object.
+import { idPattern } from '../../domain/ids';
+import { COLLECTION_METHODS, INVOICE_STATUSES } from '../../domain/invoices';
+import { listQueryProperties } from '../platform/pagination';
+import { modeSchema, named, nullable, object, timestampSchema } from './json-schema';
+
+export const invoiceCreateSchema = object(
+  {
+    customerId: { type: 'string', pattern: idPattern('customer') },
+    collectionMethod: { type: 'string', enum: [...COLLECTION_METHODS], default: 'send_invoice' },
+    daysUntilDue: { type: 'integer', minimum: 0, maximum: 365, default: 30, description: 'For `send_invoice`: the due date is this many days after finalising.' },
+    memo: { type: 'string', maxLength: 500 },
+  },
+  ['customerId'],
+  { examples: [{ customerId: 'cus_0mw8a3k2x9q1c7v5b4n6m2z8', daysUntilDue: 14, memo: 'Thank you for your custom.' }] },
+);
+
+export const invoiceListQuerySchema = object({
+  ...listQueryProperties('invoice'),
+  customerId: { type: 'string', pattern: idPattern('customer') },
+  subscriptionId: { type: 'string', pattern: idPattern('subscription') },
+  status: { type: 'string', enum: [...INVOICE_STATUSES] },
+});
+
+const cents = { type: 'integer' };
+const lineSchema = object(
+  {
+    description: { type: 'string' },
+    quantity: { type: 'integer' },
+    unitAmountCents: { type: 'integer', description: 'Negative for credits.' },
+    amountCents: cents,
+    periodStart: nullable(timestampSchema),
+    periodEnd: nullable(timestampSchema),
+    proration: { type: 'boolean' },
+  },
+  ['description', 'quantity', 'unitAmountCents', 'amountCents', 'periodStart', 'periodEnd', 'proration'],
+);
+
+const FIELDS = {
+  object: { const: 'invoice' },
+  id: { type: 'string', pattern: idPattern('invoice') },
+  mode: modeSchema,
+  number: nullable({ type: 'string', pattern: '^INV-[0-9]{6,}$', description: 'Given when finalised, from INV-000001 upward per account and mode, without gaps.' }),
+  status: { type: 'string', enum: [...INVOICE_STATUSES] },
+  customerId: { type: 'string', pattern: idPattern('customer') },
+  subscriptionId: nullable({ type: 'string' }),
+  billingReason: { type: 'string', enum: ['subscription_create', 'subscription_cycle', 'subscription_update', 'manual'] },
+  periodStart: nullable(timestampSchema),
+  periodEnd: nullable(timestampSchema),
+  lines: { type: 'array', items: lineSchema },
+  subtotalCents: cents,
+  discountCents: cents,
+  couponId: nullable({ type: 'string' }),
+  taxCents: cents,
+  taxes: { type: 'array' },
+  totalCents: cents,
+  creditAppliedCents: cents,
+  amountDueCents: cents,
+  amountPaidCents: cents,
+  creditNotesCents: cents,
+  collectionMethod: { type: 'string', enum: [...COLLECTION_METHODS] },
+  dueDate: nullable(timestampSchema),
+  memo: nullable({ type: 'string' }),
+  currency: { const: 'LKR' },
+  attemptCount: { type: 'integer' },
+  nextAttemptAt: nullable(timestampSchema),
+  lastFailure: nullable({ type: 'string' }),
+  paidAt: nullable(timestampSchema),
+  hostedInvoiceUrl: nullable({ type: 'string' }),
+  createdAt: timestampSchema,
+};
+
+export const invoiceSchema = named('Invoice', { type: 'object', required: Object.keys(FIELDS), properties: FIELDS });

@@ -1,0 +1,55 @@
+// Invoices' pure rules: their statuses and which action each allows, their numbers, and their
+// totals from their lines (discounts, taxes and credit come with the issues that add them).
+
+export const INVOICE_STATUSES = ['draft', 'open', 'paid', 'void', 'uncollectible'] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+
+export const COLLECTION_METHODS = ['charge_automatically', 'send_invoice'] as const;
+export type CollectionMethod = (typeof COLLECTION_METHODS)[number];
+
+export type BillingReason = 'subscription_create' | 'subscription_cycle' | 'subscription_update' | 'manual';
+
+export interface InvoiceLine {
+  description: string;
+  quantity: number;
+  /** Negative for credits. */
+  unitAmountCents: number;
+  amountCents: number;
+  periodStart: string | null;
+  periodEnd: string | null;
+  proration: boolean;
+}
+
+/** `INV-000042`: six digits at least, as the spec's form has it. */
+export function invoiceNumber(n: number): string {
+  if (!Number.isSafeInteger(n) || n < 1) throw new RangeError(`invoice number ${n}`);
+  return `INV-${String(n).padStart(6, '0')}`;
+}
+
+export interface InvoiceTotals {
+  subtotalCents: number;
+  discountCents: number;
+  taxCents: number;
+  totalCents: number;
+  creditAppliedCents: number;
+  amountDueCents: number;
+}
+
+/** The totals of `lines`: their sum, nothing off and nothing added yet. */
+export function invoiceTotals(lines: readonly InvoiceLine[]): InvoiceTotals {
+  const subtotalCents = lines.reduce((sum, line) => sum + line.amountCents, 0);
+  return { subtotalCents, discountCents: 0, taxCents: 0, totalCents: subtotalCents, creditAppliedCents: 0, amountDueCents: Math.max(0, subtotalCents) };
+}
+
+/** The statuses each action may start from (the spec's Invoice transitions). */
+export const INVOICE_ACTIONS = {
+  finalize: ['draft'],
+  void: ['draft', 'open'],
+  mark_uncollectible: ['open'],
+} as const satisfies Record<string, readonly InvoiceStatus[]>;
+
+export type InvoiceAction = keyof typeof INVOICE_ACTIONS;
+
+export function actionAllowed(action: InvoiceAction, status: InvoiceStatus): boolean {
+  return (INVOICE_ACTIONS[action] as readonly InvoiceStatus[]).includes(status);
+}
