@@ -99,4 +99,18 @@ describe('test clocks API', () => {
     assert.equal((await customer({ email: 'z@example.com', testClockId: clock.id })).status, 404);
     assert.equal((await customer({ email: 'z@example.com', testClockId: 'clock_x' })).status, 400);
   });
+
+  it('an advance the process stopped in goes on to its target at the next boot (the resumer)', async () => {
+    const clock = (await create({ frozenTime: '2027-02-01T00:00:00.000Z' })).body;
+    // As a process that died after answering the advance, before its workflow ran.
+    await api.knex('test_clocks').where({ id: clock.id }).update({ advancing_to: new Date('2027-05-01T00:00:00.000Z') });
+    const restarted = await api.sibling();
+    try {
+      await restarted.workflows.settle();
+      const after = (await restarted.request(`${PATH}/${clock.id}`, { key: keys.sk_test })).body;
+      assert.deepEqual([after.status, after.frozenTime], ['ready', '2027-05-01T00:00:00.000Z']);
+    } finally {
+      await restarted.close();
+    }
+  });
 });
