@@ -1,6 +1,6 @@
 // Which changes each subscription status allows, per the spec's transitions.
 import assert from 'node:assert/strict';
-import { SUBSCRIPTION_STATUSES, subscriptionChangeRefusal, type SubscriptionChange } from '../../domain/subscription-rules';
+import { pausedWithoutCard, SUBSCRIPTION_STATUSES, subscriptionChangeRefusal, type SubscriptionChange } from '../../domain/subscription-rules';
 
 const reason = (status: (typeof SUBSCRIPTION_STATUSES)[number], change: SubscriptionChange) => subscriptionChangeRefusal('sub_1', status, change)?.reason ?? 'allowed';
 
@@ -23,5 +23,6 @@ describe('subscription rules: the changes each status allows', () => {
     assert.equal(reason('trialing', 'trial_end'), 'allowed');
     for (const status of ['incomplete', 'active', 'past_due', 'unpaid', 'paused'] as const) assert.equal(reason(status, 'trial_end'), 'subscription_change_refused');
     assert.match(subscriptionChangeRefusal('sub_1', 'active', 'trial_end')!.message, /only while it is trialing/);
+    assert.deepEqual([pausedWithoutCard('sub_1').reason, pausedWithoutCard('sub_1').status], ['subscription_change_refused', 409]);
   });
 });
