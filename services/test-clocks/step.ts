@@ -2,10 +2,10 @@
 // waits of the workflows living on the clock (workflows/billing-time.ts). Each step and each wait
 // is written with the clock's row locked, so a wait is never written between an advance's reading
 // of the waits and its moving the clock.
-import { WorkflowNotFoundError } from '@temporalio/common';
 import { clockWaitsDue, deleteClockWait, earliestClockWait, findTestClock, lockTestClock, putClockWait, updateTestClock, type TestClockRow } from '../../db/test-clocks';
 import { clockAdvancedSignal } from '../../workflows/billing-time';
 import { clockWaitMovedSignal } from '../../workflows/test-clock-advance';
+import { WorkflowClosedError, WorkflowNotFoundError } from '../../orchestration/errors';
 import { testClockAdvanceWorkflowId } from '../../orchestration/starts';
 import type { ServiceDeps } from '../context';
 import { inTransaction } from '../run';
@@ -29,11 +29,14 @@ export function stepTestClock(deps: ServiceDeps, clockId: string): Promise<Clock
   });
 }
 
+/** Nobody runs under that id any more (never started, or ended). */
+const gone = (err: unknown) => err instanceof WorkflowNotFoundError || err instanceof WorkflowClosedError;
+
 /** Tells each workflow the clock's new time; one that no longer runs waits for nothing. */
 export async function wakeClockWaiters(deps: ServiceDeps, workflowIds: string[], at: number): Promise<void> {
   for (const workflowId of workflowIds) {
     await deps.workflows.signal(workflowId, clockAdvancedSignal, [at]).catch(async (err: unknown) => {
-      if (!(err instanceof WorkflowNotFoundError)) throw err;
+      if (!gone(err)) throw err;
       await deleteClockWait(deps.db, workflowId);
     });
   }
@@ -43,7 +46,7 @@ export async function wakeClockWaiters(deps: ServiceDeps, workflowIds: string[],
 async function nudgeAdvance(deps: ServiceDeps, clock: TestClockRow | undefined): Promise<void> {
   if (clock?.advancing_to == null) return;
   await deps.workflows.signal(testClockAdvanceWorkflowId({ id: clock.id, advancing_to: clock.advancing_to }), clockWaitMovedSignal).catch((err: unknown) => {
-    if (!(err instanceof WorkflowNotFoundError)) throw err;
+    if (!gone(err)) throw err;
   });
 }
 

@@ -90,4 +90,16 @@ describe('test clocks: an advance steps through what is due, in order', function
       [['sleeper/a', '2027-06-30T04:30:00.000Z']],
     );
   });
+
+  it('a wait whose workflow no longer runs (ended without leaving, or never started) is dropped, not waited for', async () => {
+    const { account } = await createMerchant(knex, { name: 'Ghosts', now: new Date() });
+    const clock = { id: newId('testClock', Date.now()), account_id: account.id, mode: 'test' as const, name: null, frozen_time: new Date('2027-01-31T04:30:00.000Z'), advancing_to: null, created_at: new Date(), deleted_at: null };
+    await insertTestClock(knex, clock);
+    await knex('clock_waits').insert({ workflow_id: 'subscription/sub_gone', clock_id: clock.id, due_at: new Date('2027-02-28T04:30:00.000Z') });
+    const target = new Date('2027-03-01T00:00:00.000Z');
+    await inTransaction(deps, (ctx) => advanceTestClock(ctx, clock, target));
+    await env.result(testClockAdvanceWorkflowId({ id: clock.id, advancing_to: target }));
+    assert.equal((await findTestClock(knex, clock.id))!.frozen_time.toISOString(), target.toISOString());
+    assert.deepEqual(await knex('clock_waits').where({ clock_id: clock.id }), []);
+  });
 });
