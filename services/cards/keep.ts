@@ -2,10 +2,9 @@
 // The processor's reusable token first (one per approved session: a retried keeping gets the same
 // one), then one transaction: the Saved card (one per payment), the payment's `cardSave` `saved`,
 // the card as the default of the customer with that email, card.saved and the customer's card_saved
-// email; or, when the processor
-// will not keep it, `cardSave` `failed` and card.save_failed. Called once the payment's success
-// has committed (services/checkouts/settle-attempt.ts), and again by any later settling of it, so
-// a keeping the process stopped before is completed.
+// email; or, when the processor will not keep it, `cardSave` `failed` and card.save_failed. Called
+// once the payment's success has committed (services/checkouts/settle-attempt.ts), and again by any
+// later settling of it, so a keeping the process stopped before is completed.
 import { newId } from '../../crypto/ids';
 import { isPaid } from '../../domain/checkout-rules';
 import { findAccount } from '../../db/accounts';
