@@ -1,5 +1,6 @@
 // Invoices' pure rules: their statuses and which action each allows, their numbers, and their
 // totals from their lines (discounts, taxes and credit come with the issues that add them).
+import { amountForQuantity, type PriceTerms } from './pricing';
 
 export const INVOICE_STATUSES = ['draft', 'open', 'paid', 'void', 'uncollectible'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
@@ -52,4 +53,32 @@ export type InvoiceAction = keyof typeof INVOICE_ACTIONS;
 
 export function actionAllowed(action: InvoiceAction, status: InvoiceStatus): boolean {
   return (INVOICE_ACTIONS[action] as readonly InvoiceStatus[]).includes(status);
+}
+
+/** What a subscription item bills for a period: its product, price terms and quantity. */
+export interface BilledItem {
+  productName: string;
+  terms: PriceTerms;
+  quantity: number;
+}
+
+/**
+ * The lines a period of a subscription bills, one per item, in advance (licensed prices): the
+ * amount from domain/pricing.ts; the unit amount the price's own for per-unit prices, else the
+ * amount per unit rounded to the cent (the line's amount is exact).
+ */
+export function periodLines(items: readonly BilledItem[], period: { start: Date; end: Date }): InvoiceLine[] {
+  return items.map((item) => {
+    const amountCents = amountForQuantity(item.terms, item.quantity);
+    const unitAmountCents = item.terms.billingScheme === 'per_unit' ? item.terms.unitAmountCents : item.quantity === 0 ? 0 : Math.round(amountCents / item.quantity);
+    return {
+      description: `${item.quantity} × ${item.productName}`,
+      quantity: item.quantity,
+      unitAmountCents,
+      amountCents,
+      periodStart: period.start.toISOString(),
+      periodEnd: period.end.toISOString(),
+      proration: false,
+    };
+  });
 }

@@ -17,6 +17,7 @@ import * as emails from './013-emails';
 import * as testClocks from './014-test-clocks';
 import * as monthlyUsageCounters from './015-monthly-usage-counters';
 import * as invoices from './016-invoices';
+import * as subscriptions from './017-subscriptions';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -40,6 +41,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['014-test-clocks', testClocks],
   ['015-monthly-usage-counters', monthlyUsageCounters],
   ['016-invoices', invoices],
+  ['017-subscriptions', subscriptions],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
