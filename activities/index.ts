@@ -6,6 +6,7 @@ import { createAccountLimitActivities } from './account-limits';
 import { createCardActivities } from './cards';
 import { createCheckoutActivities } from './checkouts';
 import { createRefundActivities } from './refunds';
+import { createSubscriptionActivities } from './subscriptions';
 import { createTestClockActivities } from './test-clocks';
 import { createWebhookActivities } from './webhook-delivery';
 import type { ActivityDeps } from './deps';
@@ -21,5 +22,6 @@ export function createActivities(deps: ActivityDeps): Record<string, ActivityFun
     ...createWebhookActivities({ ...deps, resolve: deps.resolveHost }),
     ...createAccountLimitActivities(deps),
     ...createTestClockActivities(deps),
+    ...createSubscriptionActivities(deps),
   };
 }

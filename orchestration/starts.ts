@@ -6,6 +6,7 @@ import type { CheckoutLifetimeInput } from '../workflows/checkout-lifetime';
 import type { PaymentRefundInput } from '../workflows/refund';
 import type { CardChargeInput } from '../workflows/card-charge';
 import type { TestClockAdvanceInput } from '../workflows/test-clock-advance';
+import type { SubscriptionLifeInput } from '../workflows/subscription';
 import { workflowIdFor } from './ids';
 import type { Mode, WorkflowStart } from './port';
 
@@ -75,4 +76,10 @@ export const testClockAdvanceWorkflowId = (clock: { id: string; advancing_to: Da
 export function testClockAdvanceStart(clock: { id: string; account_id: string; mode: Mode; advancing_to: Date }): WorkflowStart {
   const input: TestClockAdvanceInput = { clockId: clock.id };
   return { workflowType: type('testClockAdvance'), workflowId: testClockAdvanceWorkflowId(clock), args: [input], accountId: clock.account_id, mode: clock.mode };
+}
+
+/** A subscription's life, from its row alone: renewed at the end of its current period. */
+export function subscriptionStart(subscription: { id: string; account_id: string; mode: Mode; test_clock_id: string | null; current_period_end: Date }): WorkflowStart {
+  const input: SubscriptionLifeInput = { subscriptionId: subscription.id, clockId: subscription.test_clock_id, periodEnd: subscription.current_period_end.getTime() };
+  return { workflowType: type('subscriptionLife'), workflowId: workflowIdFor('subscription', subscription.id), args: [input], accountId: subscription.account_id, mode: subscription.mode };
 }

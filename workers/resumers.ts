@@ -5,9 +5,10 @@ import type { Clock } from '../domain/clock';
 import { openCheckouts } from '../db/checkouts';
 import { pendingRefunds } from '../db/refunds';
 import { checkoutsWithCardToKeep, processingCharges } from '../db/saved-cards';
-import { cardChargeStart, cardExpiringStart, checkoutLifetimeStart, monthlyLimitResetStart, refundStart, testClockAdvanceStart, webhookDeliveryStart, webhookResendStart } from '../orchestration/starts';
+import { cardChargeStart, cardExpiringStart, checkoutLifetimeStart, monthlyLimitResetStart, refundStart, subscriptionStart, testClockAdvanceStart, webhookDeliveryStart, webhookResendStart } from '../orchestration/starts';
 import { pendingDeliveries } from '../db/webhook-deliveries';
 import { advancingClocks } from '../db/test-clocks';
+import { runningSubscriptions } from '../db/subscriptions';
 import type { Resumer } from './orchestration';
 
 export function createResumers(deps: { db: Knex; clock: Clock }): Resumer[] {
@@ -38,5 +39,7 @@ export function createResumers(deps: { db: Knex; clock: Clock }): Resumer[] {
     async () => [monthlyLimitResetStart()],
     // Every test clock whose advance had not finished goes on to its target.
     async () => (await advancingClocks(deps.db)).map(testClockAdvanceStart),
+    // Every subscription not ended, renewed at the end of its current period.
+    async () => (await runningSubscriptions(deps.db)).map(subscriptionStart),
   ];
 }

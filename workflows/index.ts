@@ -7,3 +7,4 @@ export { paymentRefund } from './refund';
 export { webhookDelivery, webhookResend } from './webhook-delivery';
 export { monthlyLimitReset } from './monthly-limit-reset';
 export { testClockAdvance } from './test-clock-advance';
+export { subscriptionLife } from './subscription';

@@ -2,7 +2,7 @@
 // output, and a thin handler. The platform chain, the router and the OpenAPI document are all
 // built from these declarations, so the document always describes the API as it runs.
 import type { KeyKind, Permission } from '../../domain/api-keys';
-import type { Reason } from '../../domain/errors';
+import type { ErrorCode, Reason } from '../../domain/errors';
 import type { AccountScope, ServiceContext } from '../../services/context';
 import type { KeyToRecord } from '../../db/idempotency-keys';
 import type { JsonSchema } from '../schemas/json-schema';
@@ -71,8 +71,8 @@ export interface RouteSpec<Body = unknown, Query = unknown, Params = Record<stri
   query?: JsonSchema;
   body?: JsonSchema;
   responses: Record<number, ResponseSpec>;
-  /** Reasons this route can answer besides the platform's own (for the OpenAPI document). */
-  errors?: readonly Reason[];
+  /** Reasons (or bare codes) this route can answer besides the platform's own (for the OpenAPI document). */
+  errors?: readonly (Reason | ErrorCode)[];
   /**
    * Writes run in a knex transaction unless stated. `statement`: the handler writes in a single
    * statement, atomic on its own, with no transaction around it; on an IK route that statement

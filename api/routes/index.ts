@@ -5,6 +5,7 @@ import type { RouteSpec } from '../platform/route';
 import { accountRoutes } from './account';
 import { invoiceRoutes } from './billing/invoices';
 import { priceRoutes } from './billing/prices';
+import { subscriptionRoutes } from './billing/subscriptions';
 import { productRoutes } from './billing/products';
 import { testClockRoutes } from './billing/test-clocks';
 import { cardRoutes } from './cards';
@@ -19,7 +20,7 @@ import { eventRoutes } from './events';
 import { webhookEndpointRoutes } from './webhook-endpoints';
 
 export function apiRoutes(config: Config, processors: Processors): RouteSpec[] {
-  const routes: RouteSpec[] = [...accountRoutes, ...upgradeRequestRoutes, ...customerRoutes, ...productRoutes, ...priceRoutes, ...testClockRoutes, ...invoiceRoutes, ...checkoutRoutes, ...paymentRoutes, ...refundRoutes, ...paymentLinkRoutes, ...cardRoutes(processors), ...eventRoutes, ...webhookEndpointRoutes];
+  const routes: RouteSpec[] = [...accountRoutes, ...upgradeRequestRoutes, ...customerRoutes, ...productRoutes, ...priceRoutes, ...testClockRoutes, ...invoiceRoutes, ...subscriptionRoutes, ...checkoutRoutes, ...paymentRoutes, ...refundRoutes, ...paymentLinkRoutes, ...cardRoutes(processors), ...eventRoutes, ...webhookEndpointRoutes];
   routes.push(openApiRoute(() => routes, config.publicBaseUrl));
   return routes;
 }

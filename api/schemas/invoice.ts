@@ -43,7 +43,7 @@ const FIELDS = {
   number: nullable({ type: 'string', pattern: '^INV-[0-9]{6,}$', description: 'Given when finalised, from INV-000001 upward per account and mode, without gaps.' }),
   status: { type: 'string', enum: [...INVOICE_STATUSES] },
   customerId: { type: 'string', pattern: idPattern('customer') },
-  subscriptionId: nullable({ type: 'string' }),
+  subscriptionId: nullable({ type: 'string', pattern: idPattern('subscription') }),
   billingReason: { type: 'string', enum: ['subscription_create', 'subscription_cycle', 'subscription_update', 'manual'] },
   periodStart: nullable(timestampSchema),
   periodEnd: nullable(timestampSchema),

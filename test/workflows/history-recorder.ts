@@ -16,6 +16,7 @@ import type { CardActivities } from '../../activities/cards';
 import type { CheckoutActivities } from '../../activities/checkouts';
 import type { RefundActivities } from '../../activities/refunds';
 import type { TestClockActivities } from '../../activities/test-clocks';
+import type { SubscriptionActivities } from '../../activities/subscriptions';
 import type { WebhookActivities } from '../../activities/webhook-delivery';
 import { colomboMonth } from '../../domain/time';
 import { WORKFLOWS_PATH } from '../../workers/service';
@@ -124,7 +125,14 @@ function standIns(scripts: Map<string, { script: Script; left: Script; attempts:
     },
     wakeClockWaiters: async () => undefined,
   } satisfies Pick<TestClockActivities, 'stepTestClock' | 'wakeClockWaiters'>;
-  return { ...checkouts, ...webhooks, ...cards, ...accountLimits, ...refunds, ...clocks };
+  const subscriptions = {
+    async renewSubscription(subscriptionId: string) {
+      const next = of(subscriptionId, 'renewSubscription').left.renew?.shift();
+      if (next === undefined) throw ApplicationFailure.nonRetryable(`renewSubscription(${subscriptionId}) was not scripted`, 'NoScript');
+      return next;
+    },
+  } satisfies SubscriptionActivities;
+  return { ...checkouts, ...webhooks, ...cards, ...accountLimits, ...refunds, ...clocks, ...subscriptions };
 }
 
 /** A copy of the history as JSON, with the recording machine's worker identities made neutral. */

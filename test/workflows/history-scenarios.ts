@@ -11,7 +11,7 @@
 import type * as workflows from '../../workflows';
 import { CHECKOUT_LIFETIME_MS, OUTCOME_POLL_MS } from '../../domain/checkout-rules';
 import { WEBHOOK_MAX_ATTEMPTS } from '../../domain/webhook-retry';
-import { cardChargeStart, cardExpiringStart, checkoutLifetimeStart, monthlyLimitResetStart, refundStart, testClockAdvanceStart, webhookDeliveryStart, webhookResendStart } from '../../orchestration/starts';
+import { cardChargeStart, cardExpiringStart, checkoutLifetimeStart, monthlyLimitResetStart, refundStart, subscriptionStart, testClockAdvanceStart, webhookDeliveryStart, webhookResendStart } from '../../orchestration/starts';
 import type { WorkflowStart } from '../../orchestration/port';
 import type { AttemptResult } from '../../activities/checkouts';
 import type { ChargeResult } from '../../activities/cards';
@@ -43,6 +43,8 @@ export interface Script {
   refund?: ('succeeded' | 'failed' | { pendingMs: number | null })[];
   /** testClockAdvance: stepTestClock's answers. */
   clock?: ClockStep[];
+  /** subscriptionLife: renewSubscription's answers (the next period's end in ms, or null: ended). */
+  renew?: (number | null)[];
 }
 
 /** How a scenario drives its workflow (history-recorder.ts implements it on the test server). */
@@ -353,6 +355,29 @@ export const HISTORY_SCENARIOS: readonly HistoryScenario[] = [
     },
     async drive(driver, id) {
       await driver.start(testClockAdvanceStart({ id, ...ACCOUNT, advancing_to: new Date('2027-04-01T00:00:00.000Z') }));
+    },
+    result: undefined,
+  },
+  {
+    workflowType: 'subscriptionLife',
+    name: 'renewed-then-continued',
+    what: 'on wall time: sleeps to the period\'s end (a minute on), renews (the next period ending far ahead) and continues as new for it',
+    objectId: 'sub_rec_monthly',
+    // The next period's end: far enough that the continued run still waits when the recording ends.
+    script: { renew: [Date.parse('2030-01-31T04:30:00.000Z')] },
+    async drive(driver, id) {
+      await driver.start(subscriptionStart({ id, ...ACCOUNT, test_clock_id: null, current_period_end: new Date((await driver.now()) + 60_000) }));
+    },
+    result: CONTINUED_AS_NEW,
+  },
+  {
+    workflowType: 'subscriptionLife',
+    name: 'ended',
+    what: 'on wall time: at the period\'s end the subscription has ended (renewSubscription answers null): the workflow ends',
+    objectId: 'sub_rec_ended',
+    script: { renew: [null] },
+    async drive(driver, id) {
+      await driver.start(subscriptionStart({ id, ...ACCOUNT, test_clock_id: null, current_period_end: new Date((await driver.now()) + 60_000) }));
     },
     result: undefined,
   },

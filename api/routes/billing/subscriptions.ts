@@ -1,0 +1,62 @@
+// Subscriptions: POST /v1/subscriptions, GET /v1/subscriptions (customerId, status),
+// GET /v1/subscriptions/{id}; see docs/subscriptions.md for what is built so far.
+import { itemsOf, subscriptionsQuery, type SubscriptionRow } from '../../../db/subscriptions';
+import type { SubscriptionStatus } from '../../../domain/subscription-rules';
+import { createSubscription, type SubscriptionInput } from '../../../services/subscriptions/create';
+import { transactional } from '../../../services/run';
+import { subscriptionView } from '../../../views/subscription';
+import { type ListQuery } from '../../platform/pagination';
+import { getRoute, listRoute } from '../../platform/resource-routes';
+import { defineRoute } from '../../platform/route';
+import { subscriptionCreateSchema, subscriptionListQuerySchema, subscriptionSchema } from '../../schemas/subscription';
+
+const TAG = 'Subscriptions';
+
+export const subscriptionRoutes = [
+  defineRoute<SubscriptionInput, unknown>({
+    method: 'POST',
+    path: '/v1/subscriptions',
+    operationId: 'createSubscription',
+    summary: 'Create a subscription',
+    description:
+      'Bills its items each period from now, in the customer\'s time (a test clock\'s, if the customer lives on one): with `send_invoice` it is `active` at once and each period\'s invoice is finalised to be paid by its due date. Renewals follow at each period\'s end, counted from the start (31 January, then 28 February, then 31 March).',
+    tag: TAG,
+    auth: { permission: 'billing:write' },
+    idempotent: true,
+    body: subscriptionCreateSchema,
+    responses: { 201: { description: 'The new subscription.', schema: subscriptionSchema } },
+    // 404 also without a reason: no such customer or price.
+    errors: ['items_invalid', 'price_unavailable', 'mode_mismatch', 'NOT_SUPPORTED'],
+    async handler(input) {
+      return { status: 201, body: (await createSubscription(transactional(input), input.caller, input.body)).view };
+    },
+  }),
+  listRoute<SubscriptionRow, ListQuery & { customerId?: string; status?: SubscriptionStatus }>({
+    path: '/v1/subscriptions',
+    operationId: 'listSubscriptions',
+    summary: 'List subscriptions, newest first',
+    tag: TAG,
+    auth: { permission: 'billing:read' },
+    kind: 'subscription',
+    query: subscriptionListQuerySchema,
+    item: subscriptionSchema,
+    answer: 'A page of subscriptions.',
+    rows: ({ db, scope, query }) => subscriptionsQuery(db, scope, query),
+    pageView: async (db, rows) => {
+      const items = await itemsOf(db, rows.map((r) => r.id));
+      return rows.map((row) => subscriptionView(row, items.filter((i) => i.subscription_id === row.id)));
+    },
+  }),
+  getRoute<SubscriptionRow>({
+    path: '/v1/subscriptions/{id}',
+    operationId: 'getSubscription',
+    summary: 'Get a subscription',
+    tag: TAG,
+    auth: { permission: 'billing:read' },
+    kind: 'subscription',
+    table: 'subscriptions',
+    item: subscriptionSchema,
+    answer: 'The subscription.',
+    view: async (row, db) => subscriptionView(row, await itemsOf(db, [row.id])),
+  }),
+];

@@ -1,0 +1,95 @@
+// Subscriptions and their items (migration 017).
+import type { Knex } from 'knex';
+import type { Mode } from '../domain/api-keys';
+import type { CollectionMethod } from '../domain/invoices';
+import type { SubscriptionStatus } from '../domain/subscription-rules';
+import type { PricedRow } from './prices';
+
+type Db = Knex | Knex.Transaction;
+
+export interface SubscriptionRow {
+  id: string;
+  account_id: string;
+  mode: Mode;
+  customer_id: string;
+  status: SubscriptionStatus;
+  billing_cycle_anchor: Date;
+  current_period_start: Date;
+  current_period_end: Date;
+  cancel_at_period_end: boolean;
+  cancel_at: Date | null;
+  canceled_at: Date | null;
+  ended_at: Date | null;
+  cancel_reason: string | null;
+  cancellation_details: { reason: string | null; feedback: string | null; comment: string | null };
+  trial_start: Date | null;
+  trial_end: Date | null;
+  trial_end_behavior: 'create_invoice' | 'pause' | 'cancel';
+  collection_method: CollectionMethod;
+  days_until_due: number | null;
+  card_id: string | null;
+  card_missing_since: Date | null;
+  latest_invoice_id: string | null;
+  checkout_id: string | null;
+  reference: string | null;
+  success_url: string | null;
+  cancel_url: string | null;
+  test_clock_id: string | null;
+  created_at: Date;
+}
+
+export interface SubscriptionItemRow {
+  id: string;
+  subscription_id: string;
+  price_id: string;
+  quantity: number;
+  created_at: Date;
+}
+
+/** An item with its price and product, as the view and the invoices read it. */
+export type PricedItem = SubscriptionItemRow & { price: PricedRow };
+
+export async function insertSubscription(db: Db, row: SubscriptionRow, items: SubscriptionItemRow[]): Promise<void> {
+  await db('subscriptions').insert({ ...row, cancellation_details: JSON.stringify(row.cancellation_details) });
+  await db('subscription_items').insert(items);
+}
+
+export async function updateSubscription(db: Db, id: string, changes: Partial<SubscriptionRow>): Promise<SubscriptionRow> {
+  const [row] = (await db('subscriptions').where({ id }).update(changes).returning('*')) as SubscriptionRow[];
+  return row!;
+}
+
+export async function lockSubscription(db: Db, id: string): Promise<SubscriptionRow> {
+  return (await db('subscriptions').where({ id }).forUpdate().first()) as SubscriptionRow;
+}
+
+/** The items of the subscriptions, each with its price and product: one query. */
+export async function itemsOf(db: Db, subscriptionIds: readonly string[]): Promise<PricedItem[]> {
+  const rows = (await db('subscription_items as i')
+    .join('prices as p', 'p.id', 'i.price_id')
+    .join('products as d', 'd.id', 'p.product_id')
+    .whereIn('i.subscription_id', subscriptionIds)
+    .orderBy('i.id')
+    .select('i.*', db.raw('row_to_json(p) as price'), 'd.name as product_name', 'd.description as product_description', 'd.active as product_active')) as (SubscriptionItemRow & {
+    price: PricedRow;
+    product_name: string;
+    product_description: string | null;
+    product_active: boolean;
+  })[];
+  return rows.map(({ product_name, product_description, product_active, price, ...item }) => ({
+    ...item,
+    price: { ...price, created_at: new Date(price.created_at), archived_at: price.archived_at === null ? null : new Date(price.archived_at), product_name, product_description, product_active },
+  }));
+}
+
+export function subscriptionsQuery(db: Db, scope: { accountId: string; mode: Mode }, filters: { customerId?: string; status?: SubscriptionStatus }): Knex.QueryBuilder {
+  const rows = db('subscriptions').where({ account_id: scope.accountId, mode: scope.mode });
+  if (filters.customerId !== undefined) void rows.where({ customer_id: filters.customerId });
+  if (filters.status !== undefined) void rows.where({ status: filters.status });
+  return rows;
+}
+
+/** Every subscription not ended (the boot-time resumer's). */
+export async function runningSubscriptions(db: Db): Promise<SubscriptionRow[]> {
+  return (await db('subscriptions').whereNotIn('status', ['canceled', 'incomplete_expired'])) as SubscriptionRow[];
+}

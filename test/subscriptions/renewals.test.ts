@@ -1,0 +1,74 @@
+// A send_invoice subscription on a test clock, renewed month by month across month ends: each
+// period's invoice numbered, its lines and cents written out, the periods counted from the anchor.
+import assert from 'node:assert/strict';
+import type { MerchantKeys } from '../../db/merchants';
+import { ik, startApiWithMerchant, type TestApi } from '../support/api';
+
+describe('subscriptions: renewals on a test clock', function () {
+  this.timeout(60_000);
+  let api: TestApi;
+  let keys: MerchantKeys;
+
+  before(async () => ({ api, keys } = await startApiWithMerchant({ startAt: new Date('2027-01-15T04:30:00.000Z') })));
+  after(() => api.close());
+
+  const post = async (path: string, body: unknown) => {
+    const res = await api.request(path, { key: keys.sk_test, body, idempotencyKey: ik() });
+    assert.ok(res.status < 300, `${path}: ${res.text}`);
+    return res.body;
+  };
+
+  it('monthly from 31 January: renewed on 28 February and 31 March, an invoice each, in order', async () => {
+    const clock = await post('/v1/test_helpers/test_clocks', { frozenTime: '2027-01-31T04:30:00.000Z' });
+    const customer = await post('/v1/customers', { email: 'nimal@example.com', testClockId: clock.id });
+    const price = await post('/v1/prices', { product: { name: 'Pro plan' }, unitAmountCents: 150000, interval: 'month' });
+    const subscription = await post('/v1/subscriptions', { customerId: customer.id, priceId: price.id, quantity: 2, collectionMethod: 'send_invoice', daysUntilDue: 7 });
+    assert.deepEqual([subscription.status, subscription.currentPeriodStart, subscription.currentPeriodEnd, subscription.quantity], ['active', '2027-01-31T04:30:00.000Z', '2027-02-28T04:30:00.000Z', 2]);
+    await api.workflows.settle();
+
+    await post(`/v1/test_helpers/test_clocks/${clock.id}/advance`, { frozenTime: '2027-04-01T00:00:00.000Z' });
+    for (let i = 0; (await api.request(`/v1/test_helpers/test_clocks/${clock.id}`, { key: keys.sk_test })).body.status !== 'ready'; i++) {
+      assert.ok(i < 500, 'the clock becomes ready');
+      await api.workflows.settle();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const invoices = (await api.request(`/v1/invoices?subscriptionId=${subscription.id}`, { key: keys.sk_test })).body.data.reverse();
+    assert.deepEqual(
+      invoices.map((i: any) => [i.number, i.billingReason, i.periodStart, i.periodEnd, i.totalCents, i.status, i.dueDate, i.createdAt]),
+      [
+        ['INV-000001', 'subscription_create', '2027-01-31T04:30:00.000Z', '2027-02-28T04:30:00.000Z', 300000, 'open', '2027-02-07T04:30:00.000Z', '2027-01-31T04:30:00.000Z'],
+        ['INV-000002', 'subscription_cycle', '2027-02-28T04:30:00.000Z', '2027-03-31T04:30:00.000Z', 300000, 'open', '2027-03-07T04:30:00.000Z', '2027-02-28T04:30:00.000Z'],
+        ['INV-000003', 'subscription_cycle', '2027-03-31T04:30:00.000Z', '2027-04-30T04:30:00.000Z', 300000, 'open', '2027-04-07T04:30:00.000Z', '2027-03-31T04:30:00.000Z'],
+      ],
+    );
+    assert.deepEqual(invoices[1].lines, [{ description: '2 × Pro plan', quantity: 2, unitAmountCents: 150000, amountCents: 300000, periodStart: '2027-02-28T04:30:00.000Z', periodEnd: '2027-03-31T04:30:00.000Z', proration: false }]);
+    const now = (await api.request(`/v1/subscriptions/${subscription.id}`, { key: keys.sk_test })).body;
+    assert.deepEqual([now.currentPeriodStart, now.currentPeriodEnd, now.latestInvoiceId], ['2027-03-31T04:30:00.000Z', '2027-04-30T04:30:00.000Z', invoices[2].id]);
+  });
+
+  const advanceUntilReady = async (clockId: string, frozenTime: string) => {
+    await post(`/v1/test_helpers/test_clocks/${clockId}/advance`, { frozenTime });
+    for (let i = 0; (await api.request(`/v1/test_helpers/test_clocks/${clockId}`, { key: keys.sk_test })).body.status !== 'ready'; i++) {
+      assert.ok(i < 500, 'the clock becomes ready');
+      await api.workflows.settle();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
+
+  it('yearly from 29 February 2028 (a leap year): renewed on 28 February 2029', async () => {
+    const clock = await post('/v1/test_helpers/test_clocks', { frozenTime: '2028-02-29T04:30:00.000Z' });
+    const customer = await post('/v1/customers', { email: 'leap@example.com', testClockId: clock.id });
+    const price = await post('/v1/prices', { product: { name: 'Annual plan' }, unitAmountCents: 1200000, interval: 'year' });
+    const subscription = await post('/v1/subscriptions', { customerId: customer.id, priceId: price.id, collectionMethod: 'send_invoice' });
+    await api.workflows.settle();
+    await advanceUntilReady(clock.id, '2029-03-01T00:00:00.000Z');
+    const invoices = (await api.request(`/v1/invoices?subscriptionId=${subscription.id}`, { key: keys.sk_test })).body.data.reverse();
+    assert.deepEqual(
+      invoices.map((i: any) => [i.periodStart, i.periodEnd, i.totalCents]),
+      [
+        ['2028-02-29T04:30:00.000Z', '2029-02-28T04:30:00.000Z', 1200000],
+        ['2029-02-28T04:30:00.000Z', '2030-02-28T04:30:00.000Z', 1200000],
+      ],
+    );
+  });
+});

@@ -1,0 +1,53 @@
+// The public Subscription object (API answers and customer.subscription.* event payloads).
+import type { PricedItem, SubscriptionRow } from '../db/subscriptions';
+import { centsFromDb } from '../domain/money';
+import { timestamp } from '../domain/time';
+
+function priceSummary(item: PricedItem) {
+  return {
+    id: item.price.id,
+    productName: item.price.product_name,
+    unitAmountCents: centsFromDb(item.price.unit_amount_cents),
+    interval: item.price.interval,
+    intervalCount: item.price.interval_count,
+  };
+}
+
+export function subscriptionView(row: SubscriptionRow, items: PricedItem[], checkoutUrl: string | null = null) {
+  const [first] = items;
+  return {
+    object: 'subscription' as const,
+    id: row.id,
+    mode: row.mode,
+    status: row.status,
+    customerId: row.customer_id,
+    price: first ? priceSummary(first) : null,
+    quantity: first?.quantity ?? null,
+    items: items.map((item) => ({ id: item.id, price: priceSummary(item), quantity: item.quantity })),
+    currentPeriodStart: row.current_period_start.toISOString(),
+    currentPeriodEnd: row.current_period_end.toISOString(),
+    billingCycleAnchor: row.billing_cycle_anchor.toISOString(),
+    cancelAtPeriodEnd: row.cancel_at_period_end,
+    cancelAt: timestamp(row.cancel_at),
+    canceledAt: timestamp(row.canceled_at),
+    endedAt: timestamp(row.ended_at),
+    cancelReason: row.cancel_reason,
+    cancellationDetails: row.cancellation_details,
+    trialStart: timestamp(row.trial_start),
+    trialEnd: timestamp(row.trial_end),
+    trialEndBehavior: row.trial_end_behavior,
+    pauseCollection: null,
+    discount: null,
+    taxRateIds: [],
+    subscriptionLinkId: null,
+    collectionMethod: row.collection_method,
+    daysUntilDue: row.days_until_due,
+    pendingUpdate: null,
+    cardId: row.card_id,
+    cardMissingSince: timestamp(row.card_missing_since),
+    latestInvoiceId: row.latest_invoice_id,
+    checkoutUrl,
+    reference: row.reference,
+    createdAt: row.created_at.toISOString(),
+  };
+}
