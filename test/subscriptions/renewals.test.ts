@@ -71,4 +71,22 @@ describe('subscriptions: renewals on a test clock', function () {
       ],
     );
   });
+
+  it('deleting the clock ends its customers\' subscriptions: canceled at the clock\'s time, customer.subscription.deleted, their workflows finished', async () => {
+    const clock = await post('/v1/test_helpers/test_clocks', { frozenTime: '2027-05-10T04:30:00.000Z' });
+    const customer = await post('/v1/customers', { email: 'gone@example.com', testClockId: clock.id });
+    const price = await post('/v1/prices', { product: { name: 'Pro plan' }, unitAmountCents: 150000, interval: 'month' });
+    const subscription = await post('/v1/subscriptions', { customerId: customer.id, priceId: price.id, collectionMethod: 'send_invoice' });
+    await api.workflows.settle();
+    assert.equal(api.engine.describe(`subscription/${subscription.id}`)?.status, 'RUNNING');
+    const deleted = await api.request(`/v1/test_helpers/test_clocks/${clock.id}`, { method: 'DELETE', key: keys.sk_test });
+    assert.equal(deleted.body.deleted, true);
+    await api.workflows.settle();
+    const ended = (await api.request(`/v1/subscriptions/${subscription.id}`, { key: keys.sk_test })).body;
+    assert.deepEqual([ended.status, ended.canceledAt, ended.endedAt], ['canceled', '2027-05-10T04:30:00.000Z', '2027-05-10T04:30:00.000Z']);
+    const [event] = await api.knex('events').where({ type: 'customer.subscription.deleted' }).whereRaw("data->>'id' = ?", [subscription.id]);
+    assert.deepEqual(event.data, ended);
+    assert.equal(api.engine.describe(`subscription/${subscription.id}`)?.status, 'COMPLETED');
+    assert.equal((await api.request(`/v1/invoices?subscriptionId=${subscription.id}`, { key: keys.sk_test })).body.data.length, 1, 'no renewal made on the way out');
+  });
 });

@@ -8,6 +8,7 @@ import { testClocksQuery, type TestClockRow } from '../../../db/test-clocks';
 import { advanceTestClock } from '../../../services/test-clocks/advance';
 import { createTestClock } from '../../../services/test-clocks/create';
 import { deleteTestClock } from '../../../services/test-clocks/delete';
+import { transactional } from '../../../services/run';
 import { testClockView } from '../../../views/test-clock';
 import { findIn, listRoute } from '../../platform/resource-routes';
 import { defineRoute, type Caller } from '../../platform/route';
@@ -102,14 +103,14 @@ export const testClockRoutes = [
     path: `${PATH}/{id}`,
     operationId: 'deleteTestClock',
     summary: 'Delete a test clock',
-    description: 'The clock stops (an advance under way goes no further) and is gone: GET answers 404 from now on.',
+    description: 'The clock stops (an advance under way goes no further) and is gone: GET answers 404 from now on. Its customers\' subscriptions end with it (`customer.subscription.deleted`).',
     tag: TAG,
     auth: { permission: 'billing:write' },
     params,
     responses: { 200: { description: 'The clock, `deleted: true`.', schema: testClockSchema } },
     async handler(input) {
       const clock = await clockOf(input.db, input.params.id, input.caller);
-      return { status: 200, body: testClockView(await deleteTestClock(input, clock)) };
+      return { status: 200, body: testClockView(await deleteTestClock(transactional(input), clock)) };
     },
   }),
 ];
