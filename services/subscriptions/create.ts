@@ -17,6 +17,7 @@ import { subscriptionStart } from '../../orchestration/starts';
 import { subscriptionView } from '../../views/subscription';
 import type { AccountScope, TransactionContext } from '../context';
 import { createCustomer } from '../customers/create';
+import { DEFAULT_DAYS_UNTIL_DUE } from '../invoices/create';
 import { findOwned } from '../owned';
 import { priceUnavailable } from '../prices/usable';
 import { billingNow } from '../test-clocks/billing-now';
@@ -75,7 +76,7 @@ export async function createSubscription(ctx: TransactionContext, scope: Account
     trial_end: null,
     trial_end_behavior: 'create_invoice',
     collection_method: collectionMethod,
-    days_until_due: input.daysUntilDue ?? 30,
+    days_until_due: input.daysUntilDue ?? DEFAULT_DAYS_UNTIL_DUE,
     card_id: null,
     card_missing_since: null,
     latest_invoice_id: null,

@@ -1,0 +1,40 @@
+// A new draft invoice, by hand or for a subscription's period: its totals from its lines, nothing
+// paid or attempted yet; written with invoice.created in the caller's transaction.
+import { insertInvoice, type InvoiceRow } from '../../db/invoices';
+import { recordEvent } from '../../db/events';
+import { invoiceTotals } from '../../domain/invoices';
+import { invoiceView } from '../../views/invoice';
+import type { TransactionContext } from '../context';
+
+export type DraftInput = Pick<
+  InvoiceRow,
+  'id' | 'account_id' | 'mode' | 'customer_id' | 'subscription_id' | 'billing_reason' | 'period_start' | 'period_end' | 'lines' | 'collection_method' | 'days_until_due' | 'memo' | 'created_at'
+>;
+
+export async function writeDraftInvoice(ctx: TransactionContext, input: DraftInput): Promise<InvoiceRow> {
+  const totals = invoiceTotals(input.lines);
+  const row: InvoiceRow = {
+    ...input,
+    number: null,
+    status: 'draft',
+    subtotal_cents: totals.subtotalCents,
+    discount_cents: totals.discountCents,
+    tax_cents: totals.taxCents,
+    total_cents: totals.totalCents,
+    credit_applied_cents: totals.creditAppliedCents,
+    amount_due_cents: totals.amountDueCents,
+    amount_paid_cents: 0,
+    credit_notes_cents: 0,
+    due_date: null,
+    attempt_count: 0,
+    next_attempt_at: null,
+    last_failure: null,
+    finalized_at: null,
+    paid_at: null,
+    voided_at: null,
+    marked_uncollectible_at: null,
+  };
+  await insertInvoice(ctx.db, row);
+  await recordEvent(ctx.db, { accountId: row.account_id, mode: row.mode, type: 'invoice.created', data: invoiceView(row), now: row.created_at });
+  return row;
+}
