@@ -49,7 +49,10 @@ export function webhookUrlProblem(raw: string, mode: Mode, allowLoopback: boolea
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && local)) {
     return mode === 'live' || !allowLoopback ? 'Must use https.' : 'Must use https (test endpoints may use http on localhost).';
   }
-  const literal = url.hostname.replace(/^\[|\]$/g, '');
+  // `localhost` (and its subdomains) is loopback by definition (RFC 6761): refused as its address
+  // is, without asking a name server, which under load may not answer in time.
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const literal = host === 'localhost' || host.endsWith('.localhost') ? '127.0.0.1' : host;
   if (ipaddr.isValid(literal) && !addressAllowed(literal, mode, allowLoopback)) return 'Must not be a loopback, private, link-local or other internal address.';
   return null;
 }

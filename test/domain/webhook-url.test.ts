@@ -62,4 +62,13 @@ describe('domain: webhook addresses', () => {
     assert.equal(webhookUrlProblem('https://[2606:4700:4700::1111]/hook', 'live', false), null);
     assert.equal(webhookUrlProblem('https://hooks.example.com/kasi', 'live', false), null);
   });
+
+  it('localhost and its subdomains are loopback by name, with no name server asked: refused live, allowed to test endpoints where the operator allows it', () => {
+    for (const url of ['https://localhost/hook', 'https://api.localhost/hook']) {
+      assert.match(webhookUrlProblem(url, 'live', true) ?? '', /loopback/);
+      assert.match(webhookUrlProblem(url, 'test', false) ?? '', /loopback/);
+      assert.equal(webhookUrlProblem(url, 'test', true), null);
+    }
+    assert.equal(webhookUrlProblem('http://localhost:4000/hook', 'test', true), null);
+  });
 });
