@@ -33,6 +33,16 @@ export const subscriptionCreateSchema = object(
   },
 );
 
+export const subscriptionCancelSchema = object(
+  {
+    atPeriodEnd: { type: 'boolean', default: false },
+    feedback: { type: 'string', enum: ['customer_service', 'low_quality', 'missing_features', 'other', 'switched_service', 'too_complex', 'too_expensive', 'unused'] },
+    comment: { type: 'string', maxLength: 500 },
+  },
+  [],
+  { examples: [{ atPeriodEnd: true, feedback: 'too_expensive' }] },
+);
+
 export const subscriptionListQuerySchema = object({
   ...listQueryProperties('subscription'),
   customerId: { type: 'string', pattern: idPattern('customer') },

@@ -1,6 +1,7 @@
 // Renew a subscription at the end of its period (the subscription's workflow, at that instant in
 // the customer's time): the next period, counted from the anchor (domain/billing-periods.ts), and
-// its invoice, finalised, with customer.subscription.updated. Once per period: a retried activity
+// its invoice, finalised, with customer.subscription.updated; or, when it was canceled at the
+// period's end, its end. Once per period: a retried activity
 // finds the period already moved on and answers the same. The next period's end, or null when the
 // subscription has ended.
 import { recordEvent } from '../../db/events';
@@ -11,12 +12,18 @@ import { subscriptionView } from '../../views/subscription';
 import type { ServiceDeps } from '../context';
 import { inTransaction } from '../run';
 import { billPeriod } from './bill-period';
+import { endSubscription } from './end';
 
 export function renewSubscription(deps: ServiceDeps, subscriptionId: string, periodEnd: number): Promise<number | null> {
   return inTransaction(deps, async (ctx) => {
     const subscription = await lockSubscription(ctx.db, subscriptionId);
     if (ENDED_STATUSES.includes(subscription.status)) return null;
     if (subscription.current_period_end.getTime() !== periodEnd) return subscription.current_period_end.getTime();
+    // Canceled at the end of the paid period: it ends here instead of renewing.
+    if (subscription.cancel_at_period_end) {
+      await endSubscription(ctx, subscription, new Date(periodEnd), 'requested_by_merchant');
+      return null;
+    }
     const items = await itemsOf(ctx.db, [subscriptionId]);
     const [first] = items;
     const period = periodAt(subscription.billing_cycle_anchor, { interval: first!.price.interval, intervalCount: first!.price.interval_count }, new Date(periodEnd));

@@ -89,4 +89,47 @@ describe('subscriptions: renewals on a test clock', function () {
     assert.equal(api.engine.describe(`subscription/${subscription.id}`)?.status, 'COMPLETED');
     assert.equal((await api.request(`/v1/invoices?subscriptionId=${subscription.id}`, { key: keys.sk_test })).body.data.length, 1, 'no renewal made on the way out');
   });
+
+  const monthlyOnClock = async (email: string, frozenTime: string) => {
+    const clock = await post('/v1/test_helpers/test_clocks', { frozenTime });
+    const customer = await post('/v1/customers', { email, testClockId: clock.id, locale: 'ta' });
+    const price = await post('/v1/prices', { product: { name: 'Pro plan' }, unitAmountCents: 150000, interval: 'month' });
+    const subscription = await post('/v1/subscriptions', { customerId: customer.id, priceId: price.id, collectionMethod: 'send_invoice' });
+    await api.workflows.settle();
+    return { clock, subscription };
+  };
+  const invoicesOf = async (id: string) => (await api.request(`/v1/invoices?subscriptionId=${id}`, { key: keys.sk_test })).body.data.reverse();
+
+  it('canceled at period end: runs to 28 February, then ends there with no new invoice, the customer emailed (in Tamil)', async () => {
+    const { clock, subscription } = await monthlyOnClock('end@example.com', '2027-01-31T04:30:00.000Z');
+    const pending = await post(`/v1/subscriptions/${subscription.id}/cancel`, { atPeriodEnd: true, feedback: 'too_expensive', comment: 'Later, perhaps' });
+    assert.deepEqual([pending.status, pending.cancelAtPeriodEnd, pending.canceledAt, pending.cancellationDetails], ['active', true, '2027-01-31T04:30:00.000Z', { reason: null, feedback: 'too_expensive', comment: 'Later, perhaps' }]);
+    await advanceUntilReady(clock.id, '2027-03-05T00:00:00.000Z');
+    const ended = (await api.request(`/v1/subscriptions/${subscription.id}`, { key: keys.sk_test })).body;
+    assert.deepEqual([ended.status, ended.endedAt, ended.cancelReason], ['canceled', '2027-02-28T04:30:00.000Z', 'requested_by_merchant']);
+    assert.deepEqual((await invoicesOf(subscription.id)).map((i: any) => [i.billingReason, i.status]), [['subscription_create', 'void']]);
+    const [email] = await api.knex('emails').where({ object_id: subscription.id, kind: 'subscription_canceled' });
+    assert.deepEqual([email.locale, email.to, email.created_at.toISOString()], ['ta', 'end@example.com', '2027-02-28T04:30:00.000Z']);
+    assert.equal(api.engine.describe(`subscription/${subscription.id}`)?.status, 'COMPLETED');
+    const again = await api.request(`/v1/subscriptions/${subscription.id}/cancel`, { key: keys.sk_test, body: {}, idempotencyKey: ik() });
+    assert.deepEqual([again.status, again.body.reason], [409, 'subscription_ended']);
+    assert.equal((await api.request(`/v1/subscriptions/${subscription.id}/resume`, { key: keys.sk_test, method: 'POST', idempotencyKey: ik() })).body.reason, 'subscription_ended');
+  });
+
+  it('a pending cancellation withdrawn by resume: it renews as before', async () => {
+    const { clock, subscription } = await monthlyOnClock('stay@example.com', '2027-01-31T04:30:00.000Z');
+    await post(`/v1/subscriptions/${subscription.id}/cancel`, { atPeriodEnd: true });
+    const resumed = (await api.request(`/v1/subscriptions/${subscription.id}/resume`, { key: keys.sk_test, method: 'POST', idempotencyKey: ik() })).body;
+    assert.deepEqual([resumed.cancelAtPeriodEnd, resumed.canceledAt], [false, null]);
+    await advanceUntilReady(clock.id, '2027-03-05T00:00:00.000Z');
+    assert.deepEqual((await invoicesOf(subscription.id)).map((i: any) => i.billingReason), ['subscription_create', 'subscription_cycle']);
+  });
+
+  it('canceled now: ended at the clock\'s time, its open invoice voided, customer.subscription.deleted', async () => {
+    const { subscription } = await monthlyOnClock('now@example.com', '2027-01-31T04:30:00.000Z');
+    const ended = await post(`/v1/subscriptions/${subscription.id}/cancel`, {});
+    assert.deepEqual([ended.status, ended.canceledAt, ended.endedAt, ended.cancelAtPeriodEnd], ['canceled', '2027-01-31T04:30:00.000Z', '2027-01-31T04:30:00.000Z', false]);
+    assert.deepEqual((await invoicesOf(subscription.id)).map((i: any) => i.status), ['void']);
+    assert.equal((await api.knex('events').where({ type: 'customer.subscription.deleted' }).whereRaw("data->>'id' = ?", [subscription.id])).length, 1);
+  });
 });

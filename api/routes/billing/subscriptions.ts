@@ -1,16 +1,20 @@
 // Subscriptions: POST /v1/subscriptions, GET /v1/subscriptions (customerId, status),
 // GET /v1/subscriptions/{id}; see docs/subscriptions.md for what is built so far.
 import { itemsOf, subscriptionsQuery, type SubscriptionRow } from '../../../db/subscriptions';
+import { idPattern } from '../../../domain/ids';
+import { cancelSubscription, type CancelInput } from '../../../services/subscriptions/cancel';
+import { resumeSubscription } from '../../../services/subscriptions/resume';
 import type { SubscriptionStatus } from '../../../domain/subscription-rules';
 import { createSubscription, type SubscriptionInput } from '../../../services/subscriptions/create';
 import { transactional } from '../../../services/run';
 import { subscriptionView } from '../../../views/subscription';
 import { type ListQuery } from '../../platform/pagination';
-import { getRoute, listRoute } from '../../platform/resource-routes';
+import { findIn, getRoute, listRoute } from '../../platform/resource-routes';
 import { defineRoute } from '../../platform/route';
-import { subscriptionCreateSchema, subscriptionListQuerySchema, subscriptionSchema } from '../../schemas/subscription';
+import { subscriptionCancelSchema, subscriptionCreateSchema, subscriptionListQuerySchema, subscriptionSchema } from '../../schemas/subscription';
 
 const TAG = 'Subscriptions';
+const subscriptionTable = { kind: 'subscription', table: 'subscriptions' } as const;
 
 export const subscriptionRoutes = [
   defineRoute<SubscriptionInput, unknown>({
@@ -58,5 +62,43 @@ export const subscriptionRoutes = [
     item: subscriptionSchema,
     answer: 'The subscription.',
     view: async (row, db) => subscriptionView(row, await itemsOf(db, [row.id])),
+  }),
+  defineRoute<CancelInput, unknown, { id: string }>({
+    method: 'POST',
+    path: '/v1/subscriptions/{id}/cancel',
+    operationId: 'cancelSubscription',
+    summary: 'Cancel a subscription',
+    description:
+      '`atPeriodEnd` false (the default) ends it now: its open invoices are voided, the customer is emailed and `customer.subscription.deleted` is sent. `atPeriodEnd` true lets the paid period run out (`cancelAtPeriodEnd` true; withdrawn by resume). `feedback` and `comment` go into `cancellationDetails`.',
+    tag: TAG,
+    auth: { permission: 'billing:write' },
+    idempotent: true,
+    params: { id: idPattern('subscription') },
+    body: subscriptionCancelSchema,
+    responses: { 200: { description: 'The subscription, canceled or to be canceled.', schema: subscriptionSchema } },
+    errors: ['subscription_ended'],
+    async handler(input) {
+      const found = await findIn<SubscriptionRow>(input.db, subscriptionTable, input.params.id, input.caller);
+      const row = await cancelSubscription(transactional(input), found.id, input.body);
+      return { status: 200, body: subscriptionView(row, await itemsOf(input.db, [row.id])) };
+    },
+  }),
+  defineRoute<unknown, unknown, { id: string }>({
+    method: 'POST',
+    path: '/v1/subscriptions/{id}/resume',
+    operationId: 'resumeSubscription',
+    summary: 'Resume a subscription',
+    description: 'Withdraws a pending cancellation; a subscription with nothing to resume is returned as it is.',
+    tag: TAG,
+    auth: { permission: 'billing:write' },
+    idempotent: true,
+    params: { id: idPattern('subscription') },
+    responses: { 200: { description: 'The subscription.', schema: subscriptionSchema } },
+    errors: ['subscription_ended', 'subscription_change_refused'],
+    async handler(input) {
+      const found = await findIn<SubscriptionRow>(input.db, subscriptionTable, input.params.id, input.caller);
+      const row = await resumeSubscription(transactional(input), found.id);
+      return { status: 200, body: subscriptionView(row, await itemsOf(input.db, [row.id])) };
+    },
   }),
 ];
