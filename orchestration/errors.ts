@@ -16,6 +16,11 @@ export class WorkflowClosedError extends Error {
   }
 }
 
+/** Nobody runs under the workflow id any more: never started, forgotten, or ended. */
+export function workflowGone(err: unknown): boolean {
+  return err instanceof WorkflowNotFoundError || err instanceof WorkflowClosedError;
+}
+
 /** A query was rejected by the workflow, or could not be answered. */
 export class WorkflowQueryFailedError extends Error {
   constructor(

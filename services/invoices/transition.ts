@@ -2,14 +2,13 @@
 // with its event, from the invoice locked: finalize (a draft is numbered and opened; one that owes
 // nothing is paid at once, as Stripe does), void (a draft or open one), mark uncollectible (an
 // open one). The time is the customer's (a test clock's, if it lives on one).
-import type { CustomerRow } from '../../db/customers';
 import { recordEvent } from '../../db/events';
 import { lockInvoice, takeInvoiceNumber, updateInvoice, type InvoiceRow } from '../../db/invoices';
 import { ApiError } from '../../domain/errors';
 import { actionAllowed, invoiceNumber, type InvoiceAction } from '../../domain/invoices';
 import { invoiceView } from '../../views/invoice';
 import type { TransactionContext } from '../context';
-import { billingNow } from '../test-clocks/billing-now';
+import { billingNowOf } from '../test-clocks/billing-now';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -22,8 +21,7 @@ function refusal(action: InvoiceAction, invoice: InvoiceRow): ApiError {
 export async function transitionInvoice(ctx: TransactionContext, invoiceId: string, action: InvoiceAction): Promise<InvoiceRow> {
   const invoice = await lockInvoice(ctx.db, invoiceId);
   if (!actionAllowed(action, invoice.status)) throw refusal(action, invoice);
-  const customer = (await ctx.db('customers').where({ id: invoice.customer_id }).first('test_clock_id')) as Pick<CustomerRow, 'test_clock_id'>;
-  const now = await billingNow(ctx, customer);
+  const now = await billingNowOf(ctx, invoice.customer_id);
   const scope = { accountId: invoice.account_id, mode: invoice.mode, now };
   if (action === 'void') {
     const voided = await updateInvoice(ctx.db, invoiceId, { status: 'void', voided_at: now });

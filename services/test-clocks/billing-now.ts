@@ -7,3 +7,8 @@ export async function billingNow(ctx: Pick<ServiceContext, 'db' | 'clock'>, cust
   if (customer.test_clock_id === null) return ctx.clock.now();
   return (await findTestClock(ctx.db, customer.test_clock_id))!.frozen_time;
 }
+
+/** "Now" for the customer of that id: its test clock's time, or the service's. */
+export async function billingNowOf(ctx: Pick<ServiceContext, 'db' | 'clock'>, customerId: string): Promise<Date> {
+  return billingNow(ctx, (await ctx.db('customers').where({ id: customerId }).first('test_clock_id')) as Pick<CustomerRow, 'test_clock_id'>);
+}

@@ -3,7 +3,7 @@
 // clock's time), and their workflows, woken past any instant, see them ended and finish.
 import type { SubscriptionRow } from '../../db/subscriptions';
 import { updateTestClock, type TestClockRow } from '../../db/test-clocks';
-import { WorkflowClosedError, WorkflowNotFoundError } from '../../orchestration/errors';
+import { workflowGone } from '../../orchestration/errors';
 import { subscriptionStart } from '../../orchestration/starts';
 import { clockAdvancedSignal } from '../../workflows/billing-time';
 import type { TransactionContext } from '../context';
@@ -23,7 +23,7 @@ export async function deleteTestClock(ctx: TransactionContext, clock: TestClockR
     // Past any instant they wait for: each renews nothing (its subscription has ended) and ends.
     for (const subscription of ended) {
       await ctx.workflows.signal(subscriptionStart(subscription).workflowId, clockAdvancedSignal, [Number.MAX_SAFE_INTEGER]).catch((err: unknown) => {
-        if (!(err instanceof WorkflowNotFoundError || err instanceof WorkflowClosedError)) throw err;
+        if (!workflowGone(err)) throw err;
       });
     }
   });

@@ -5,7 +5,7 @@
 import { clockWaitsDue, deleteClockWait, earliestClockWait, findTestClock, lockTestClock, putClockWait, updateTestClock, type TestClockRow } from '../../db/test-clocks';
 import { clockAdvancedSignal } from '../../workflows/billing-time';
 import { clockWaitMovedSignal } from '../../workflows/test-clock-advance';
-import { WorkflowClosedError, WorkflowNotFoundError } from '../../orchestration/errors';
+import { workflowGone } from '../../orchestration/errors';
 import { testClockAdvanceWorkflowId } from '../../orchestration/starts';
 import type { ServiceDeps } from '../context';
 import { inTransaction } from '../run';
@@ -29,14 +29,11 @@ export function stepTestClock(deps: ServiceDeps, clockId: string): Promise<Clock
   });
 }
 
-/** Nobody runs under that id any more (never started, or ended). */
-const gone = (err: unknown) => err instanceof WorkflowNotFoundError || err instanceof WorkflowClosedError;
-
 /** Tells each workflow the clock's new time; one that no longer runs waits for nothing. */
 export async function wakeClockWaiters(deps: ServiceDeps, workflowIds: string[], at: number): Promise<void> {
   for (const workflowId of workflowIds) {
     await deps.workflows.signal(workflowId, clockAdvancedSignal, [at]).catch(async (err: unknown) => {
-      if (!gone(err)) throw err;
+      if (!workflowGone(err)) throw err;
       await deleteClockWait(deps.db, workflowId);
     });
   }
@@ -46,7 +43,7 @@ export async function wakeClockWaiters(deps: ServiceDeps, workflowIds: string[],
 async function nudgeAdvance(deps: ServiceDeps, clock: TestClockRow | undefined): Promise<void> {
   if (clock?.advancing_to == null) return;
   await deps.workflows.signal(testClockAdvanceWorkflowId({ id: clock.id, advancing_to: clock.advancing_to }), clockWaitMovedSignal).catch((err: unknown) => {
-    if (!gone(err)) throw err;
+    if (!workflowGone(err)) throw err;
   });
 }
 

@@ -4,6 +4,7 @@ import { itemsOf, subscriptionsQuery, type SubscriptionRow } from '../../../db/s
 import { idPattern } from '../../../domain/ids';
 import { cancelSubscription, type CancelInput } from '../../../services/subscriptions/cancel';
 import { resumeSubscription } from '../../../services/subscriptions/resume';
+import { showSubscription } from '../../../services/subscriptions/show';
 import type { SubscriptionStatus } from '../../../domain/subscription-rules';
 import { createSubscription, type SubscriptionInput } from '../../../services/subscriptions/create';
 import { transactional } from '../../../services/run';
@@ -61,7 +62,7 @@ export const subscriptionRoutes = [
     table: 'subscriptions',
     item: subscriptionSchema,
     answer: 'The subscription.',
-    view: async (row, db) => subscriptionView(row, await itemsOf(db, [row.id])),
+    view: (row, db) => showSubscription(db, row),
   }),
   defineRoute<CancelInput, unknown, { id: string }>({
     method: 'POST',
@@ -80,7 +81,7 @@ export const subscriptionRoutes = [
     async handler(input) {
       const found = await findIn<SubscriptionRow>(input.db, subscriptionTable, input.params.id, input.caller);
       const row = await cancelSubscription(transactional(input), found.id, input.body);
-      return { status: 200, body: subscriptionView(row, await itemsOf(input.db, [row.id])) };
+      return { status: 200, body: await showSubscription(input.db, row) };
     },
   }),
   defineRoute<unknown, unknown, { id: string }>({
@@ -98,7 +99,7 @@ export const subscriptionRoutes = [
     async handler(input) {
       const found = await findIn<SubscriptionRow>(input.db, subscriptionTable, input.params.id, input.caller);
       const row = await resumeSubscription(transactional(input), found.id);
-      return { status: 200, body: subscriptionView(row, await itemsOf(input.db, [row.id])) };
+      return { status: 200, body: await showSubscription(input.db, row) };
     },
   }),
 ];
