@@ -5,6 +5,7 @@ import { createProcessors } from '../processor';
 import { createAccountLimitActivities } from './account-limits';
 import { createCardActivities } from './cards';
 import { createCheckoutActivities } from './checkouts';
+import { createInvoiceActivities } from './invoices';
 import { createRefundActivities } from './refunds';
 import { createSubscriptionActivities } from './subscriptions';
 import { createTestClockActivities } from './test-clocks';
@@ -23,5 +24,6 @@ export function createActivities(deps: ActivityDeps): Record<string, ActivityFun
     ...createAccountLimitActivities(deps),
     ...createTestClockActivities(deps),
     ...createSubscriptionActivities(deps),
+    ...createInvoiceActivities({ ...deps, processors }),
   };
 }

@@ -18,6 +18,7 @@ import { referencePage } from './docs/reference-page';
 import { openApiDocument } from './openapi/document';
 import { checkoutPagesRouter } from './pages/checkout';
 import { paymentLinkPagesRouter } from './pages/payment-link';
+import { invoicePagesRouter } from './pages/invoice';
 import { assetsRouter } from './pages/assets';
 import type { ApiState } from './platform/context';
 import { cors } from './platform/cors';
@@ -95,6 +96,7 @@ export function createApp(deps: AppDeps): App {
     assetsRouter().routes(),
     checkoutPagesRouter({ db: deps.db, clock, config, log, workflows: deps.orchestration, processors, limiter }).routes(),
     paymentLinkPagesRouter({ db: deps.db, clock, config, log, workflows: deps.orchestration, limiter }).routes(),
+    invoicePagesRouter({ db: deps.db, clock, config, log, workflows: deps.orchestration, limiter }).routes(),
     // The sandbox processor's own pages (a live processor's pages live on its own site).
     sandboxRouter({ db: deps.db, clock }).routes(),
   ] as Middleware[]);

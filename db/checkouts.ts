@@ -39,9 +39,9 @@ const openCheckoutSql = (claim: string) => `with usage as (${MONTHLY_USAGE_SQL})
   key_claim as (${claim}),
   payment as (
     insert into payments (id, account_id, mode, status, amount_cents, description, reference, customer_name, customer_email,
-      customer_phone, checkout_id, "order", created_at, payment_link_id)
+      customer_phone, checkout_id, "order", created_at, payment_link_id, invoice_id)
     select $5::text, $1::text, $2::text, 'requires_payment_method', $6::bigint, $7::text, $8::text, $9::text, $10::text,
-      $11::text, $12::text, $13::json, $14::timestamptz, $22::text
+      $11::text, $12::text, $13::json, $14::timestamptz, $22::text, $23::text
     from key_claim
     returning 1
   ),
@@ -52,7 +52,7 @@ const openCheckoutSql = (claim: string) => `with usage as (${MONTHLY_USAGE_SQL})
     from payment
   )
   select usage.used as month_used_cents, exists (select 1 from room) as room, exists (select 1 from key_claim) as recorded from usage`;
-const OPEN_CHECKOUT_SQL = openCheckoutSql(claimKeySql(23, 'from room'));
+const OPEN_CHECKOUT_SQL = openCheckoutSql(claimKeySql(24, 'from room'));
 const OPEN_UNKEYED_CHECKOUT_SQL = openCheckoutSql('select 1 from room');
 
 export interface NewCheckoutRows {
@@ -108,6 +108,7 @@ export async function openCheckout(db: Knex | Knex.Transaction, rows: NewCheckou
     checkout.save_card,
     checkout.expires_at,
     payment.payment_link_id,
+    payment.invoice_id,
     ...(record === null ? [] : claimParams(record.key, randomUUID(), record.answer)),
   ]);
   const { month_used_cents: usedCents, room, recorded } = row as { month_used_cents: number; room: boolean; recorded: boolean };

@@ -36,6 +36,12 @@ export interface InvoiceRow {
   paid_at: Date | null;
   voided_at: Date | null;
   marked_uncollectible_at: Date | null;
+  /** The hosted invoice page, from finalisation on. */
+  hosted_url: string | null;
+  /** The first declined charge: the dunning ladder's retries count from it. */
+  first_failed_at: Date | null;
+  reminded_at: Date | null;
+  overdue_at: Date | null;
   created_at: Date;
 }
 
@@ -79,4 +85,20 @@ export function invoicesQuery(db: Db, scope: { accountId: string; mode: Mode }, 
   if (filters.subscriptionId !== undefined) void rows.where({ subscription_id: filters.subscriptionId });
   if (filters.status !== undefined) void rows.where({ status: filters.status });
   return rows;
+}
+
+/**
+ * Every open invoice whose collection has more to do (the boot-time resumer's), with its
+ * customer's clock: charged to the card with an attempt still to make (none yet, or a retry on the
+ * ladder), or sent to the customer and not yet overdue.
+ */
+export async function invoicesBeingCollected(db: Db): Promise<(InvoiceRow & { clock_id: string | null })[]> {
+  return (await db('invoices as i')
+    .join('customers as c', 'c.id', 'i.customer_id')
+    .where('i.status', 'open')
+    .whereRaw(
+      `((i.collection_method = 'charge_automatically' and (i.attempt_count = 0 or i.next_attempt_at is not null))
+        or (i.collection_method = 'send_invoice' and i.overdue_at is null))`,
+    )
+    .select('i.*', 'c.test_clock_id as clock_id')) as (InvoiceRow & { clock_id: string | null })[];
 }

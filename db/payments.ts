@@ -33,6 +33,8 @@ export interface PaymentRow {
   payment_link_id: string | null;
   saved_card_id: string | null;
   invoice_id: string | null;
+  /** Which charge of its invoice this payment is (1 upward); null for a payment of its hosted page. */
+  invoice_attempt: number | null;
   checkout_id: string | null;
   checkout_page_id: string | null;
   order: Order | null;
@@ -53,6 +55,8 @@ export interface NewPayment {
   checkoutId: string;
   /** The payment link whose payer this payment is, if any. */
   paymentLinkId?: string | null;
+  /** The invoice this payment pays (a payment of its hosted page), if any. */
+  invoiceId?: string | null;
   order: Order | null;
   now: Date;
 }
@@ -83,7 +87,8 @@ export function newPaymentRow(payment: NewPayment): PaymentRow {
     failure_code: null,
     payment_link_id: payment.paymentLinkId ?? null,
     saved_card_id: null,
-    invoice_id: null,
+    invoice_id: payment.invoiceId ?? null,
+    invoice_attempt: null,
     checkout_id: payment.checkoutId,
     checkout_page_id: null,
     order: payment.order,

@@ -194,25 +194,29 @@ export interface ChargeToSettle {
   card: Pick<SavedCardRow, 'id' | 'scheme' | 'last4' | 'expiry_month' | 'expiry_year' | 'processor_token' | 'consent_locale'>;
   /** What settling reads of the merchant: its name for the processor, its standing and plan. */
   merchant: AccountStanding & { name: string; plan: string };
+  /** The charge is an invoice's, of a customer on a test clock (its time is the clock's). */
+  onTestClock: boolean;
 }
 
 // Read every time a charge's workflow asks about it: a named prepared statement (db/sql.ts).
 const CHARGE_TO_SETTLE_SQL = `select p.*, row_to_json(c) as saved_card, a.name as merchant_name, a.plan as merchant_plan,
-    a.status as merchant_status, a.live_activated_at as merchant_live_activated_at
+    a.status as merchant_status, a.live_activated_at as merchant_live_activated_at, cu.test_clock_id is not null as on_test_clock
   from payments p join saved_cards c on c.id = p.saved_card_id join accounts a on a.id = p.account_id
+    left join invoices i on i.id = p.invoice_id left join customers cu on cu.id = i.customer_id
   where p.id = $1`;
 
 export async function findChargeToSettle(db: Db, paymentId: string): Promise<ChargeToSettle> {
-  type Merchant = { merchant_name: string; merchant_plan: string; merchant_status: AccountStanding['status']; merchant_live_activated_at: Date | null };
+  type Merchant = { merchant_name: string; merchant_plan: string; merchant_status: AccountStanding['status']; merchant_live_activated_at: Date | null; on_test_clock: boolean };
   const [row] = await sql<PaymentRow & Merchant & { saved_card: ChargeToSettle['card'] }>(db, CHARGE_TO_SETTLE_SQL, [paymentId]);
   if (!row) throw new Error(`saved-card charge ${paymentId} not found`);
-  const { saved_card: card, merchant_name: name, merchant_plan: plan, merchant_status: status, merchant_live_activated_at: liveActivatedAt, ...payment } = row;
-  return { payment, card, merchant: { name, plan, status, liveActivatedAt } };
+  const { saved_card: card, merchant_name: name, merchant_plan: plan, merchant_status: status, merchant_live_activated_at: liveActivatedAt, on_test_clock: onTestClock, ...payment } = row;
+  return { payment, card, merchant: { name, plan, status, liveActivatedAt }, onTestClock };
 }
 
 /** Every saved-card charge still with the processor (their workflows' boot-time restart). */
 export async function processingCharges(db: Knex): Promise<Pick<PaymentRow, 'id' | 'account_id' | 'mode'>[]> {
-  return db('payments').whereNotNull('saved_card_id').where({ status: 'processing' }).select('id', 'account_id', 'mode');
+  // An invoice's charges are asked about by the invoice's collection instead.
+  return db('payments').whereNotNull('saved_card_id').whereNull('invoice_id').where({ status: 'processing' }).select('id', 'account_id', 'mode');
 }
 
 /**

@@ -31,6 +31,8 @@ export interface SubscriptionRow {
   card_missing_since: Date | null;
   latest_invoice_id: string | null;
   checkout_id: string | null;
+  /** Where the customer pays the first invoice while the subscription is incomplete. */
+  checkout_url: string | null;
   reference: string | null;
   success_url: string | null;
   cancel_url: string | null;

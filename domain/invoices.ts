@@ -1,5 +1,6 @@
 // Invoices' pure rules: their statuses and which action each allows, their numbers, and their
 // totals from their lines (discounts, taxes and credit come with the issues that add them).
+import type { Locale } from './locale';
 import { amountForQuantity, type PriceTerms } from './pricing';
 
 export const INVOICE_STATUSES = ['draft', 'open', 'paid', 'void', 'uncollectible'] as const;
@@ -20,6 +21,14 @@ export interface InvoiceLine {
   periodEnd: string | null;
   proration: boolean;
 }
+
+/** The hosted invoice page's path in the customer's language (English has no prefix). */
+export function invoicePagePath(locale: Locale, id: string): string {
+  return `${locale === 'en' ? '' : `/${locale}`}/invoice/${id}`;
+}
+
+/** An invoice sent to the customer is recalled to them this many days before its due date. */
+export const REMINDER_DAYS_BEFORE_DUE = 3;
 
 /** `INV-000042`: six digits at least, as the spec's form has it. */
 export function invoiceNumber(n: number): string {

@@ -6,6 +6,9 @@ import { ApiError } from './errors';
 export const SUBSCRIPTION_STATUSES = ['incomplete', 'incomplete_expired', 'trialing', 'active', 'past_due', 'unpaid', 'paused', 'canceled'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
+/** An incomplete subscription whose first invoice is unpaid this long after it was made expires. */
+export const INCOMPLETE_EXPIRY_MS = 23 * 60 * 60 * 1000;
+
 export const ENDED_STATUSES: readonly SubscriptionStatus[] = ['canceled', 'incomplete_expired'];
 
 /**

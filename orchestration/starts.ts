@@ -7,6 +7,8 @@ import type { PaymentRefundInput } from '../workflows/refund';
 import type { CardChargeInput } from '../workflows/card-charge';
 import type { TestClockAdvanceInput } from '../workflows/test-clock-advance';
 import type { SubscriptionLifeInput } from '../workflows/subscription';
+import type { InvoiceCollectionInput } from '../workflows/invoice-collection';
+import { INCOMPLETE_EXPIRY_MS, type SubscriptionStatus } from '../domain/subscription-rules';
 import { workflowIdFor } from './ids';
 import type { Mode, WorkflowStart } from './port';
 
@@ -79,7 +81,32 @@ export function testClockAdvanceStart(clock: { id: string; account_id: string; m
 }
 
 /** A subscription's life, from its row alone: renewed at the end of its current period. */
-export function subscriptionStart(subscription: { id: string; account_id: string; mode: Mode; test_clock_id: string | null; current_period_end: Date }): WorkflowStart {
-  const input: SubscriptionLifeInput = { subscriptionId: subscription.id, clockId: subscription.test_clock_id, periodEnd: subscription.current_period_end.getTime() };
+export function subscriptionStart(subscription: { id: string; account_id: string; mode: Mode; status: SubscriptionStatus; test_clock_id: string | null; current_period_end: Date; created_at: Date }): WorkflowStart {
+  const input: SubscriptionLifeInput = {
+    subscriptionId: subscription.id,
+    clockId: subscription.test_clock_id,
+    periodEnd: subscription.current_period_end.getTime(),
+    ...(subscription.status === 'incomplete' ? { incompleteUntil: subscription.created_at.getTime() + INCOMPLETE_EXPIRY_MS } : {}),
+  };
   return { workflowType: type('subscriptionLife'), workflowId: workflowIdFor('subscription', subscription.id), args: [input], accountId: subscription.account_id, mode: subscription.mode };
+}
+
+type CollectedInvoice = {
+  id: string;
+  account_id: string;
+  mode: Mode;
+  collection_method: InvoiceCollectionInput['collectionMethod'];
+  attempt_count: number;
+  next_attempt_at: Date | null;
+  finalized_at: Date | null;
+  due_date: Date | null;
+};
+
+/** An invoice's collection, from its row and its customer's clock: from its next attempt, or its reminders. */
+export function invoiceCollectionStart(invoice: CollectedInvoice, clockId: string | null): WorkflowStart {
+  const input: InvoiceCollectionInput =
+    invoice.collection_method === 'send_invoice'
+      ? { invoiceId: invoice.id, clockId, collectionMethod: 'send_invoice', finalizedAt: invoice.finalized_at!.getTime(), dueDate: invoice.due_date!.getTime() }
+      : { invoiceId: invoice.id, clockId, collectionMethod: 'charge_automatically', attempt: invoice.attempt_count + 1, attemptAt: invoice.next_attempt_at?.getTime() ?? null };
+  return { workflowType: type('invoiceCollection'), workflowId: workflowIdFor('invoice', invoice.id), args: [input], accountId: invoice.account_id, mode: invoice.mode };
 }

@@ -42,6 +42,12 @@ export interface SavedCardCharge {
   token: string;
   amountCents: number;
   merchantName: string;
+  /**
+   * The charge is made in a test clock's time (an invoice of a customer on one): the sandbox's
+   * bank answers at once, as the clock's world has no wall time to wait in (Stripe's test clocks
+   * likewise settle payments within the advance). A live processor never sees it set.
+   */
+  onTestClock?: boolean;
 }
 
 /** A refund of (part of) an approved payment, made once the payment has settled. */

@@ -34,8 +34,7 @@ export function invoiceView(row: InvoiceRow) {
     nextAttemptAt: timestamp(row.next_attempt_at),
     lastFailure: row.last_failure,
     paidAt: timestamp(row.paid_at),
-    // The hosted invoice page comes with invoice collection (issue 17): until then, none.
-    hostedInvoiceUrl: null,
+    hostedInvoiceUrl: row.hosted_url,
     createdAt: row.created_at.toISOString(),
   };
 }

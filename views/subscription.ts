@@ -13,7 +13,7 @@ function priceSummary(item: PricedItem) {
   };
 }
 
-export function subscriptionView(row: SubscriptionRow, items: PricedItem[], checkoutUrl: string | null = null) {
+export function subscriptionView(row: SubscriptionRow, items: PricedItem[]) {
   const [first] = items;
   return {
     object: 'subscription' as const,
@@ -46,7 +46,7 @@ export function subscriptionView(row: SubscriptionRow, items: PricedItem[], chec
     cardId: row.card_id,
     cardMissingSince: timestamp(row.card_missing_since),
     latestInvoiceId: row.latest_invoice_id,
-    checkoutUrl,
+    checkoutUrl: row.checkout_url,
     reference: row.reference,
     createdAt: row.created_at.toISOString(),
   };

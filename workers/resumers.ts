@@ -5,10 +5,11 @@ import type { Clock } from '../domain/clock';
 import { openCheckouts } from '../db/checkouts';
 import { pendingRefunds } from '../db/refunds';
 import { checkoutsWithCardToKeep, processingCharges } from '../db/saved-cards';
-import { cardChargeStart, cardExpiringStart, checkoutLifetimeStart, monthlyLimitResetStart, refundStart, subscriptionStart, testClockAdvanceStart, webhookDeliveryStart, webhookResendStart } from '../orchestration/starts';
+import { cardChargeStart, cardExpiringStart, checkoutLifetimeStart, invoiceCollectionStart, monthlyLimitResetStart, refundStart, subscriptionStart, testClockAdvanceStart, webhookDeliveryStart, webhookResendStart } from '../orchestration/starts';
 import { pendingDeliveries } from '../db/webhook-deliveries';
 import { advancingClocks } from '../db/test-clocks';
 import { runningSubscriptions } from '../db/subscriptions';
+import { invoicesBeingCollected } from '../db/invoices';
 import type { Resumer } from './orchestration';
 
 export function createResumers(deps: { db: Knex; clock: Clock }): Resumer[] {
@@ -41,5 +42,8 @@ export function createResumers(deps: { db: Knex; clock: Clock }): Resumer[] {
     async () => (await advancingClocks(deps.db)).map(testClockAdvanceStart),
     // Every subscription not ended, renewed at the end of its current period.
     async () => (await runningSubscriptions(deps.db)).map(subscriptionStart),
+    // Every invoice still being collected, from its next attempt or its reminders (one whose
+    // workflow runs already is left alone).
+    async () => (await invoicesBeingCollected(deps.db)).map((invoice) => invoiceCollectionStart(invoice, invoice.clock_id)),
   ];
 }

@@ -58,10 +58,13 @@ export async function startService(options: {
   const observer = observeOrchestration({ temporal: config.temporalAddress ? { address: config.temporalAddress, namespace: config.temporalNamespace } : undefined, log });
   // Activities are built before the port they may call; they read it once it exists.
   const started: { port?: OrchestrationPort } = {};
+  // The activities' configuration learns the bound port with the API's (below): the addresses they
+  // write (an invoice's page) must be the ones the server answers on.
+  const activityConfig: Config = { ...config };
   const activities = createActivities({
     db,
     clock,
-    config,
+    config: activityConfig,
     log,
     resolveHost: options.resolveHost,
     orchestration: () => {
@@ -85,6 +88,7 @@ export async function startService(options: {
   const activeKeys = await startActiveKeyCache({ db, databaseUrl: options.databaseUrl, log });
   const emails = startEmailSender({ db, config, clock, log });
   const http = await listen({ db, config, log, clock, limiter: options.limiter, activeKeys, orchestration: port, orchestrationCheck: observer.readiness }, options.port);
+  Object.assign(activityConfig, http.config);
   return {
     http,
     orchestration,

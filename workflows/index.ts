@@ -8,3 +8,4 @@ export { webhookDelivery, webhookResend } from './webhook-delivery';
 export { monthlyLimitReset } from './monthly-limit-reset';
 export { testClockAdvance } from './test-clock-advance';
 export { subscriptionLife } from './subscription';
+export { invoiceCollection } from './invoice-collection';

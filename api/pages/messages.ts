@@ -1,4 +1,4 @@
-// Every visible string of the hosted pages (checkouts, payment links), in English, Sinhala and
+// Every visible string of the hosted pages (checkouts, payment links, invoices), in English, Sinhala and
 // Tamil. `{name}` placeholders are filled (and escaped) by `say`. The English labels Name, Email,
 // Phone and "Save this card" are a contract (DESIGN.md): browser tests find elements by them.
 import type { Locale } from '../../domain/locale';
@@ -54,6 +54,17 @@ const en = {
   linkInactiveText: 'Ask {merchant} for another way to pay.',
   linkNotFoundTitle: 'Payment link not found',
   linkPageChanged: 'This page was out of date, so nothing was sent. Press Continue to payment again.',
+  invoiceTitle: 'Invoice {number} from {merchant}',
+  invoiceAmountDue: 'Amount due: {amount}',
+  invoiceDueOn: 'Due on {date}',
+  invoicePay: 'Pay this invoice',
+  invoicePaidTitle: 'This invoice is paid',
+  invoicePaidText: 'Thank you. {merchant} has received your payment.',
+  invoiceClosedTitle: 'This invoice cannot be paid',
+  invoiceClosedText: 'It was cancelled. Ask {merchant} if you have any questions.',
+  invoiceNotFoundTitle: 'Invoice not found',
+  invoicePendingTitle: 'A payment of this invoice is being processed',
+  invoicePendingText: 'Your bank has not answered yet. Look again in a few minutes.',
 };
 export type MessageKey = keyof typeof en;
 type Messages = Record<MessageKey, string>;
@@ -108,6 +119,17 @@ const si: Messages = {
   linkInactiveText: 'ගෙවීමට වෙනත් ක්‍රමයක් සඳහා {merchant} අමතන්න.',
   linkNotFoundTitle: 'ගෙවීම් සබැඳිය හමු නොවීය',
   linkPageChanged: 'මෙම පිටුව යාවත්කාලීන නොවූ බැවින් කිසිවක් යවා නැත. නැවත ගෙවීමට ඉදිරියට යන්න ඔබන්න.',
+  invoiceTitle: '{merchant} වෙතින් ඉන්වොයිසිය {number}',
+  invoiceAmountDue: 'ගෙවිය යුතු මුදල: {amount}',
+  invoiceDueOn: 'ගෙවිය යුතු දිනය: {date}',
+  invoicePay: 'මෙම ඉන්වොයිසිය ගෙවන්න',
+  invoicePaidTitle: 'මෙම ඉන්වොයිසිය ගෙවා ඇත',
+  invoicePaidText: 'ස්තූතියි. ඔබේ ගෙවීම {merchant} වෙත ලැබී ඇත.',
+  invoiceClosedTitle: 'මෙම ඉන්වොයිසිය ගෙවිය නොහැක',
+  invoiceClosedText: 'එය අවලංගු කර ඇත. ප්‍රශ්න ඇත්නම් {merchant} අමතන්න.',
+  invoiceNotFoundTitle: 'ඉන්වොයිසිය හමු නොවීය',
+  invoicePendingTitle: 'මෙම ඉන්වොයිසියේ ගෙවීමක් සැකසෙමින් පවතී',
+  invoicePendingText: 'ඔබේ බැංකුව තවම පිළිතුරු දී නැත. මිනිත්තු කිහිපයකින් නැවත බලන්න.',
 };
 
 const ta: Messages = {
@@ -160,6 +182,17 @@ const ta: Messages = {
   linkInactiveText: 'செலுத்த வேறு வழிக்கு {merchant} ஐக் கேளுங்கள்.',
   linkNotFoundTitle: 'கட்டண இணைப்பு கிடைக்கவில்லை',
   linkPageChanged: 'இந்தப் பக்கம் பழையதாக இருந்ததால் எதுவும் அனுப்பப்படவில்லை. கட்டணத்துக்குத் தொடரவும் என்பதை மீண்டும் அழுத்தவும்.',
+  invoiceTitle: '{merchant} இடமிருந்து விலைப்பட்டியல் {number}',
+  invoiceAmountDue: 'செலுத்த வேண்டிய தொகை: {amount}',
+  invoiceDueOn: 'செலுத்த வேண்டிய தேதி: {date}',
+  invoicePay: 'இந்த விலைப்பட்டியலைச் செலுத்தவும்',
+  invoicePaidTitle: 'இந்த விலைப்பட்டியல் செலுத்தப்பட்டது',
+  invoicePaidText: 'நன்றி. உங்கள் கட்டணம் {merchant} க்குக் கிடைத்தது.',
+  invoiceClosedTitle: 'இந்த விலைப்பட்டியலைச் செலுத்த முடியாது',
+  invoiceClosedText: 'இது ரத்து செய்யப்பட்டது. கேள்விகள் இருந்தால் {merchant} ஐக் கேளுங்கள்.',
+  invoiceNotFoundTitle: 'விலைப்பட்டியல் கிடைக்கவில்லை',
+  invoicePendingTitle: 'இந்த விலைப்பட்டியலின் கட்டணம் செயலாக்கப்படுகிறது',
+  invoicePendingText: 'உங்கள் வங்கி இன்னும் பதிலளிக்கவில்லை. சில நிமிடங்களில் மீண்டும் பாருங்கள்.',
 };
 
 export const MESSAGES: Record<Locale, Messages> = { en, si, ta };

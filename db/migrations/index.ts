@@ -18,6 +18,7 @@ import * as testClocks from './014-test-clocks';
 import * as monthlyUsageCounters from './015-monthly-usage-counters';
 import * as invoices from './016-invoices';
 import * as subscriptions from './017-subscriptions';
+import * as invoiceCollection from './018-invoice-collection';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -42,6 +43,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['015-monthly-usage-counters', monthlyUsageCounters],
   ['016-invoices', invoices],
   ['017-subscriptions', subscriptions],
+  ['018-invoice-collection', invoiceCollection],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -2,7 +2,7 @@
 // sandbox_tokens: scheme, last4, expiry and the token, never the number), and the charges made
 // with them without the customer present (table sandbox_charges). A charge is decided when it is
 // made, by the card's expiry (merchantInitiatedOutcome in cards.ts), and reported pending until
-// the bank's answer is due, SETTLE_MS later; one the sandbox can refuse without the bank (an
+// the bank's answer is due, SETTLE_MS later (at once for a charge on a test clock); one the sandbox can refuse without the bank (an
 // expired card, a deleted token) is declined at once.
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
@@ -96,7 +96,7 @@ export function createSandboxSavedCards(deps: { db: Knex; clock: Clock }): Pick<
         charge.merchantName,
         decided.outcome === 'approved' ? 'approved' : 'declined',
         decided.outcome === 'approved' ? null : decided.outcome,
-        decided.atOnce ? now : new Date(now.getTime() + SANDBOX_CHARGE_SETTLE_MS),
+        decided.atOnce || charge.onTestClock === true ? now : new Date(now.getTime() + SANDBOX_CHARGE_SETTLE_MS),
         now,
       ]);
       // Made by a call at the same moment: report that one.

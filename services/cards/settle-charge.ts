@@ -45,11 +45,11 @@ function resultOf(status: PaymentStatus): ChargeResult {
 }
 
 export async function settleCharge(deps: ProcessorServiceDeps, paymentId: string): Promise<ChargeResult> {
-  const { payment, card, merchant } = await findChargeToSettle(deps.db, paymentId);
+  const { payment, card, merchant, onTestClock } = await findChargeToSettle(deps.db, paymentId);
   if (payment.status !== 'processing') return resultOf(payment.status);
   const processor = deps.processors.forMode(payment.mode);
   if (processor === null) return 'pending';
-  const outcome = await decidedCharge(merchant, payment, card, processor, await processor.chargeSaved(chargeRequest(payment, card, merchant.name)));
+  const outcome = await decidedCharge(merchant, payment, card, processor, await processor.chargeSaved({ ...chargeRequest(payment, card, merchant.name), onTestClock }));
   if (outcome === null) return 'pending';
   // The receipt in the language the customer agreed to keep the card in.
   const updated = await recordPaymentOutcome(deps, payment, outcome, payment.attempts, { ...merchant, locale: card.consent_locale });

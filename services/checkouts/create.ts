@@ -68,14 +68,14 @@ export function checkedPurchase(scope: AccountScope, input: Omit<CheckoutInput, 
 /**
  * Opens the checkout unless the month has no room for its payment (`monthly_limit_reached`). The
  * write records `key` with the answer, so a retry with the same key replays it; a payment link's
- * payer has no key, and their payment carries `paymentLinkId`.
+ * payer and an invoice's have no key, and their payment carries `paymentLinkId` or `invoiceId`.
  */
 export async function createCheckout(
   ctx: ServiceContext,
   scope: AccountScope,
   input: CheckoutInput,
   key: KeyToRecord | null,
-  paymentLinkId: string | null = null,
+  origin: { paymentLinkId?: string; invoiceId?: string } = {},
 ): Promise<CreatedCheckout> {
   const { amountCents, description, order } = checkedPurchase(scope, input);
   // The schema's pattern admits only numbers the normaliser reads.
@@ -95,7 +95,8 @@ export async function createCheckout(
       reference: input.reference ?? null,
       customer: input.customer ? { name: input.customer.name, email: input.customer.email, phone } : null,
       checkoutId,
-      paymentLinkId,
+      paymentLinkId: origin.paymentLinkId ?? null,
+      invoiceId: origin.invoiceId ?? null,
       order,
       now,
     },

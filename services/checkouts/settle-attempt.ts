@@ -12,6 +12,7 @@ import { findAccount } from '../../db/accounts';
 import { findCheckout } from '../../db/checkouts';
 import { changeRecordingEvent } from '../../db/events';
 import { findPayment, processorReference, type PaymentRow } from '../../db/payments';
+import { recordPagePayment } from '../invoices/collect';
 import type { CardProcessor, ProcessorOutcome, ReportedCard } from '../../processor/port';
 import { paymentView } from '../../views/payment';
 import { keepCard } from '../cards/keep';
@@ -155,6 +156,7 @@ export async function applyAttemptOutcome(deps: ProcessorServiceDeps, checkoutId
     updated = (await recordPaymentOutcome(ctx, payment, outcome, attempt, { ...account, locale: checkout.locale }))!;
     if (updated.status !== 'succeeded') return { result: 'failed', payment: updated };
     await ctx.db('checkouts').where({ id: checkout.id, status: 'open' }).update({ status: 'completed', completed_at: updated.succeeded_at });
+    if (updated.invoice_id !== null) await recordPagePayment(ctx, updated.invoice_id);
     return { result: 'succeeded', payment: updated };
   });
   if (updated) logPaymentOutcome(deps.log, updated, { checkoutId, attempt });

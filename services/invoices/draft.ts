@@ -33,6 +33,10 @@ export async function writeDraftInvoice(ctx: TransactionContext, input: DraftInp
     paid_at: null,
     voided_at: null,
     marked_uncollectible_at: null,
+    hosted_url: null,
+    first_failed_at: null,
+    reminded_at: null,
+    overdue_at: null,
   };
   await insertInvoice(ctx.db, row);
   await recordEvent(ctx.db, { accountId: row.account_id, mode: row.mode, type: 'invoice.created', data: invoiceView(row), now: row.created_at });

@@ -40,7 +40,7 @@ export async function openPayerCheckout(deps: ServiceDeps, linkId: string, local
   const refusal = accountRefusal(account, link.mode);
   if (refusal !== null) throw refusal;
   const effects: Effect[] = [];
-  const created = await createCheckout(serviceContext(deps, deps.db, effects), { account, mode: link.mode }, checkoutInput(link, account, locale), null, link.id);
+  const created = await createCheckout(serviceContext(deps, deps.db, effects), { account, mode: link.mode }, checkoutInput(link, account, locale), null, { paymentLinkId: link.id });
   await runEffects(effects, deps.log);
   return created;
 }

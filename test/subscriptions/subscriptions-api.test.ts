@@ -53,7 +53,7 @@ describe('subscriptions API', () => {
     assert.equal(invoice.totalCents, 55000);
   });
 
-  it('refuses: charge_automatically (not built: 501), items twice or on two intervals, archived or unknown prices, unknown customers, both or neither of customer and customerId', async () => {
+  it('refuses: a card that is not the customer\'s or unknown, items twice or on two intervals, archived or unknown prices, unknown customers, both or neither of customer and customerId', async () => {
     const customer = (await post('/v1/customers', { email: 'rules@example.com' })).body;
     const pro = await price();
     const yearly = await price({ interval: 'year' });
@@ -61,7 +61,7 @@ describe('subscriptions API', () => {
       const res = await subscribe(body);
       return [res.status, res.body.reason ?? res.body.code];
     };
-    assert.deepEqual(await reason({ customerId: customer.id, priceId: pro.id, collectionMethod: 'charge_automatically' }), [501, 'NOT_SUPPORTED']);
+    assert.deepEqual(await reason({ customerId: customer.id, priceId: pro.id, cardId: 'card_000000000000000000000000' }), [404, 'NOT_FOUND']);
     assert.deepEqual(await reason({ customerId: customer.id, items: [{ priceId: pro.id }, { priceId: pro.id }] }), [400, 'items_invalid']);
     assert.deepEqual(await reason({ customerId: customer.id, items: [{ priceId: pro.id }, { priceId: yearly.id }] }), [400, 'items_invalid']);
     assert.deepEqual(await reason({ customerId: customer.id, items: [] }), [400, 'items_invalid']);

@@ -45,6 +45,8 @@ export interface Script {
   clock?: ClockStep[];
   /** subscriptionLife: renewSubscription's answers (the next period's end in ms, or null: ended). */
   renew?: (number | null)[];
+  /** subscriptionLife: expireIncomplete's answers (whether the subscription still runs). */
+  expire?: boolean[];
 }
 
 /** How a scenario drives its workflow (history-recorder.ts implements it on the test server). */
@@ -366,7 +368,7 @@ export const HISTORY_SCENARIOS: readonly HistoryScenario[] = [
     // The next period's end: far enough that the continued run still waits when the recording ends.
     script: { renew: [Date.parse('2030-01-31T04:30:00.000Z')] },
     async drive(driver, id) {
-      await driver.start(subscriptionStart({ id, ...ACCOUNT, test_clock_id: null, current_period_end: new Date((await driver.now()) + 60_000) }));
+      await driver.start(subscriptionStart({ id, ...ACCOUNT, status: 'active', test_clock_id: null, current_period_end: new Date((await driver.now()) + 60_000), created_at: new Date(await driver.now()) }));
     },
     result: CONTINUED_AS_NEW,
   },
@@ -377,7 +379,7 @@ export const HISTORY_SCENARIOS: readonly HistoryScenario[] = [
     objectId: 'sub_rec_ended',
     script: { renew: [null] },
     async drive(driver, id) {
-      await driver.start(subscriptionStart({ id, ...ACCOUNT, test_clock_id: null, current_period_end: new Date((await driver.now()) + 60_000) }));
+      await driver.start(subscriptionStart({ id, ...ACCOUNT, status: 'active', test_clock_id: null, current_period_end: new Date((await driver.now()) + 60_000), created_at: new Date(await driver.now()) }));
     },
     result: undefined,
   },

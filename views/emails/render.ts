@@ -39,7 +39,8 @@ const DATE_FORMATS: Record<Locale, Intl.DateTimeFormat> = {
   ta: new Intl.DateTimeFormat('ta-LK', { dateStyle: 'long', timeZone: 'Asia/Colombo' }),
 };
 
-function formatDate(locale: Locale, at: Date): string {
+/** A date as Sri Lankans read it, in the customer's language (emails and hosted pages). */
+export function formatDate(locale: Locale, at: Date): string {
   return DATE_FORMATS[locale].format(at);
 }
 

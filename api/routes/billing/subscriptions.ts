@@ -24,14 +24,14 @@ export const subscriptionRoutes = [
     operationId: 'createSubscription',
     summary: 'Create a subscription',
     description:
-      'Bills its items each period from now, in the customer\'s time (a test clock\'s, if the customer lives on one): with `send_invoice` it is `active` at once and each period\'s invoice is finalised to be paid by its due date. Renewals follow at each period\'s end, counted from the start (31 January, then 28 February, then 31 March).',
+      'Bills its items each period from now, in the customer\'s time (a test clock\'s, if the customer lives on one). With `charge_automatically` (the default) it starts `incomplete` with its first invoice open, charged at once to `cardId` or the customer\'s default card, or paid by the customer at `checkoutUrl`; paid, it is `active`; unpaid after 23 hours, `incomplete_expired`. With `send_invoice` it is `active` at once and each period\'s invoice is emailed to be paid by its due date. Renewals follow at each period\'s end, counted from the start (31 January, then 28 February, then 31 March).',
     tag: TAG,
     auth: { permission: 'billing:write' },
     idempotent: true,
     body: subscriptionCreateSchema,
     responses: { 201: { description: 'The new subscription.', schema: subscriptionSchema } },
     // 404 also without a reason: no such customer or price.
-    errors: ['items_invalid', 'price_unavailable', 'mode_mismatch', 'NOT_SUPPORTED'],
+    errors: ['items_invalid', 'price_unavailable', 'card_not_reusable', 'mode_mismatch'],
     async handler(input) {
       return { status: 201, body: (await createSubscription(transactional(input), input.caller, input.body)).view };
     },

@@ -1,0 +1,53 @@
+// What an invoice collected by sending tells its customer (DESIGN.md's emails; the spec's send and
+// reminders): the invoice with its page's link when finalised and on POST /v1/invoices/{id}/send
+// (invoice.sent), a reminder three days before its due date, and an overdue notice when the date
+// passes (invoice.overdue). Each reminder goes out once, and only while the invoice is open.
+import type { CustomerRow } from '../../db/customers';
+import { recordEvent } from '../../db/events';
+import { lockInvoice, updateInvoice, type InvoiceRow } from '../../db/invoices';
+import { centsFromDb } from '../../domain/money';
+import { invoiceView } from '../../views/invoice';
+import type { ServiceDeps, TransactionContext } from '../context';
+import { keepEmail } from '../emails/keep';
+import { inTransaction } from '../run';
+import { billingNowOf } from '../test-clocks/billing-now';
+
+type Kind = 'invoice' | 'invoice_reminder' | 'invoice_overdue';
+
+async function emailInvoice(ctx: TransactionContext, invoice: InvoiceRow, kind: Kind, now: Date): Promise<void> {
+  const customer = (await ctx.db('customers').where({ id: invoice.customer_id }).first()) as CustomerRow;
+  const merchant = (await ctx.db('accounts').where({ id: invoice.account_id }).first('name')) as { name: string };
+  await keepEmail(ctx, {
+    accountId: invoice.account_id,
+    mode: invoice.mode,
+    to: customer.email,
+    locale: customer.locale,
+    parties: { merchant: merchant.name, customerName: customer.name },
+    content: { kind, number: invoice.number!, amountCents: centsFromDb(invoice.amount_due_cents), dueDate: invoice.due_date!, link: invoice.hosted_url! },
+    objectId: invoice.id,
+    at: now,
+  });
+}
+
+/** The open invoice emailed to its customer with its page's link, and invoice.sent. */
+export async function sendInvoice(ctx: TransactionContext, invoice: InvoiceRow, now: Date): Promise<void> {
+  await emailInvoice(ctx, invoice, 'invoice', now);
+  await recordEvent(ctx.db, { accountId: invoice.account_id, mode: invoice.mode, type: 'invoice.sent', data: invoiceView(invoice), now });
+}
+
+export type InvoiceNotice = 'reminder' | 'overdue';
+
+/** The reminder or the overdue notice, once; whether the invoice is still open (false: nothing more to tell). */
+export function noticeInvoice(deps: ServiceDeps, invoiceId: string, notice: InvoiceNotice): Promise<boolean> {
+  return inTransaction(deps, async (ctx) => {
+    const invoice = await lockInvoice(ctx.db, invoiceId);
+    if (invoice.status !== 'open') return false;
+    const column = notice === 'reminder' ? 'reminded_at' : 'overdue_at';
+    if (invoice[column] !== null) return true;
+    const now = await billingNowOf(ctx, invoice.customer_id);
+    const noticed = await updateInvoice(ctx.db, invoiceId, { [column]: now });
+    if (notice === 'overdue') await recordEvent(ctx.db, { accountId: noticed.account_id, mode: noticed.mode, type: 'invoice.overdue', data: invoiceView(noticed), now });
+    await emailInvoice(ctx, noticed, notice === 'reminder' ? 'invoice_reminder' : 'invoice_overdue', now);
+    return true;
+  });
+}

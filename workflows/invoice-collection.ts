@@ -1,0 +1,65 @@
+// An invoice being collected (DESIGN.md decision 13 and "Dunning"), in its customer's time (wall
+// time or a test clock: workflows/billing-time.ts). Started when the invoice is finalised with
+// something to pay, and at boot for every one still being collected.
+// - charge_automatically: charge the card on file; while the processor has not answered, ask
+//   again (wall time: the bank's answer does not follow a test clock); on a decline wait for the
+//   ladder's next attempt (days 1, 3, 7 and 14 after the first) and charge again, until paid, the
+//   ladder ends, or the invoice is closed (paid on its page, voided with its subscription).
+// - send_invoice: remind the customer three days before the due date and, if still open when it
+//   passes, tell them it is overdue (invoice.overdue).
+import { proxyActivities, sleep } from '@temporalio/workflow';
+import type { InvoiceActivities } from '../activities/invoices';
+import type { CollectionMethod } from '../domain/invoices';
+import { REMINDER_DAYS_BEFORE_DUE } from '../domain/invoices';
+import { chargePollDelayMs } from '../domain/saved-cards';
+import { billingTime } from './billing-time';
+
+export interface InvoiceCollectionInput {
+  invoiceId: string;
+  /** The customer's test clock, or null (wall time). */
+  clockId: string | null;
+  collectionMethod: CollectionMethod;
+  /** charge_automatically: the attempt to make next (1: the first charge), and when (ms since the epoch; null: now). */
+  attempt?: number;
+  attemptAt?: number | null;
+  /** send_invoice: when the invoice was finalised and when it falls due (ms since the epoch). */
+  finalizedAt?: number;
+  dueDate?: number;
+}
+
+const { chargeInvoice, noticeInvoice } = proxyActivities<InvoiceActivities>({
+  startToCloseTimeout: '30 seconds',
+  // Collection must reach its outcome: retried without limit, as a charge's activities are.
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
+});
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export async function invoiceCollection(input: InvoiceCollectionInput): Promise<void> {
+  const time = billingTime(input.clockId);
+  if (input.collectionMethod === 'send_invoice') {
+    const dueDate = input.dueDate!;
+    const remindAt = dueDate - REMINDER_DAYS_BEFORE_DUE * DAY_MS;
+    let open = true;
+    if (remindAt > input.finalizedAt!) {
+      await time.until(remindAt);
+      open = await noticeInvoice(input.invoiceId, 'reminder');
+    }
+    if (open) {
+      await time.until(dueDate);
+      await noticeInvoice(input.invoiceId, 'overdue');
+    }
+    return time.leave();
+  }
+  let at = input.attemptAt ?? null;
+  for (let attempt = input.attempt ?? 1; ; attempt++) {
+    if (at !== null) await time.until(at);
+    let step = await chargeInvoice(input.invoiceId, attempt);
+    for (let asked = 0; step.kind === 'pending'; asked++) {
+      await sleep(chargePollDelayMs(asked));
+      step = await chargeInvoice(input.invoiceId, attempt);
+    }
+    if (step.kind !== 'declined' || step.nextAttemptAt === null) return time.leave();
+    at = step.nextAttemptAt;
+  }
+}
