@@ -5,6 +5,7 @@
 import { newId } from '../../crypto/ids';
 import type { Mode } from '../../domain/api-keys';
 import type { Locale } from '../../domain/locale';
+import type { CustomerRow } from '../../db/customers';
 import { insertEmail, type NewEmailRow } from '../../db/emails';
 import { renderEmail, type EmailContent, type EmailParties } from '../../views/emails/render';
 import type { ServiceContext } from '../context';
@@ -42,4 +43,11 @@ export function emailRow(email: EmailToKeep): NewEmailRow {
 /** Keeps the email in `ctx`'s transaction: it goes out only if that commits. */
 export async function keepEmail(ctx: Pick<ServiceContext, 'db'>, email: EmailToKeep): Promise<void> {
   await insertEmail(ctx.db, emailRow(email));
+}
+
+/** Where an email to an account's customer goes, in their language, and who it comes from. */
+export async function customerRecipient(ctx: Pick<ServiceContext, 'db'>, accountId: string, customerId: string): Promise<Pick<EmailToKeep, 'to' | 'locale' | 'parties'>> {
+  const customer = (await ctx.db('customers').where({ id: customerId }).first('email', 'locale', 'name')) as Pick<CustomerRow, 'email' | 'locale' | 'name'>;
+  const merchant = (await ctx.db('accounts').where({ id: accountId }).first('name')) as { name: string };
+  return { to: customer.email, locale: customer.locale, parties: { merchant: merchant.name, customerName: customer.name } };
 }

@@ -7,7 +7,6 @@
 // declined (attemptCount, lastFailure, nextAttemptAt on the ladder, invoice.payment_failed and the
 // customer emailed with the page's link; the subscription past_due, then unpaid).
 import { newId } from '../../crypto/ids';
-import type { CustomerRow } from '../../db/customers';
 import { recordEvent } from '../../db/events';
 import { findPayment, type PaymentRow } from '../../db/payments';
 import { lockInvoice, updateInvoice, type InvoiceRow } from '../../db/invoices';
@@ -19,7 +18,7 @@ import { invoiceView } from '../../views/invoice';
 import { subscriptionView } from '../../views/subscription';
 import type { ProcessorServiceDeps, TransactionContext } from '../context';
 import { settleCharge } from '../cards/settle-charge';
-import { keepEmail } from '../emails/keep';
+import { customerRecipient, keepEmail } from '../emails/keep';
 import { inTransaction } from '../run';
 import { billingNowOf } from '../test-clocks/billing-now';
 
@@ -40,13 +39,6 @@ export async function invoiceCard(db: TransactionContext['db'], invoice: Pick<In
     .where('cu.id', invoice.customer_id)
     .first('c.*')) as SavedCardRow | undefined;
   return row === undefined || row.retired_at !== null || row.processor_token === null ? null : row;
-}
-
-/** The customer an invoice's emails go to, and the merchant they come from. */
-async function addressOf(ctx: TransactionContext, invoice: InvoiceRow) {
-  const customer = (await ctx.db('customers').where({ id: invoice.customer_id }).first()) as CustomerRow;
-  const merchant = (await ctx.db('accounts').where({ id: invoice.account_id }).first('name')) as { name: string };
-  return { to: customer.email, locale: customer.locale, parties: { merchant: merchant.name, customerName: customer.name } };
 }
 
 /** The invoice's subscription moved to the status `next` gives, with customer.subscription.updated when it changed. */
@@ -90,7 +82,7 @@ async function recordInvoiceDecline(ctx: TransactionContext, invoice: InvoiceRow
   await keepEmail(ctx, {
     accountId: declined.account_id,
     mode: declined.mode,
-    ...(await addressOf(ctx, declined)),
+    ...(await customerRecipient(ctx, declined.account_id, declined.customer_id)),
     content: { kind: 'payment_failed', number: declined.number!, amountCents: centsFromDb(declined.amount_due_cents), nextAttemptAt: next, link: declined.hosted_url! },
     objectId: declined.id,
     at: now,

@@ -2,27 +2,23 @@
 // reminders): the invoice with its page's link when finalised and on POST /v1/invoices/{id}/send
 // (invoice.sent), a reminder three days before its due date, and an overdue notice when the date
 // passes (invoice.overdue). Each reminder goes out once, and only while the invoice is open.
-import type { CustomerRow } from '../../db/customers';
 import { recordEvent } from '../../db/events';
 import { lockInvoice, updateInvoice, type InvoiceRow } from '../../db/invoices';
+import { ApiError } from '../../domain/errors';
 import { centsFromDb } from '../../domain/money';
 import { invoiceView } from '../../views/invoice';
 import type { ServiceDeps, TransactionContext } from '../context';
-import { keepEmail } from '../emails/keep';
+import { customerRecipient, keepEmail } from '../emails/keep';
 import { inTransaction } from '../run';
 import { billingNowOf } from '../test-clocks/billing-now';
 
 type Kind = 'invoice' | 'invoice_reminder' | 'invoice_overdue';
 
 async function emailInvoice(ctx: TransactionContext, invoice: InvoiceRow, kind: Kind, now: Date): Promise<void> {
-  const customer = (await ctx.db('customers').where({ id: invoice.customer_id }).first()) as CustomerRow;
-  const merchant = (await ctx.db('accounts').where({ id: invoice.account_id }).first('name')) as { name: string };
   await keepEmail(ctx, {
     accountId: invoice.account_id,
     mode: invoice.mode,
-    to: customer.email,
-    locale: customer.locale,
-    parties: { merchant: merchant.name, customerName: customer.name },
+    ...(await customerRecipient(ctx, invoice.account_id, invoice.customer_id)),
     content: { kind, number: invoice.number!, amountCents: centsFromDb(invoice.amount_due_cents), dueDate: invoice.due_date!, link: invoice.hosted_url! },
     objectId: invoice.id,
     at: now,
@@ -50,4 +46,15 @@ export function noticeInvoice(deps: ServiceDeps, invoiceId: string, notice: Invo
     await emailInvoice(ctx, noticed, notice === 'reminder' ? 'invoice_reminder' : 'invoice_overdue', now);
     return true;
   });
+}
+
+/** POST /v1/invoices/{id}/send: an open invoice collected by sending, emailed again (invoice.sent). */
+export async function resendInvoice(ctx: TransactionContext, invoiceId: string): Promise<InvoiceRow> {
+  const invoice = await lockInvoice(ctx.db, invoiceId);
+  if (invoice.status !== 'open' || invoice.collection_method !== 'send_invoice') {
+    const why = invoice.status !== 'open' ? `is ${invoice.status}` : 'is charged to the card on file';
+    throw new ApiError('invoice_not_open', `The invoice ${invoice.id} ${why}: only an open invoice collected by sending is sent.`);
+  }
+  await sendInvoice(ctx, invoice, await billingNowOf(ctx, invoice.customer_id));
+  return invoice;
 }

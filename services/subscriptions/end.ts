@@ -2,12 +2,11 @@
 // `canceled` with `endedAt`, its open invoices voided (nothing more is collected), the customer
 // emailed (subscription_canceled) and customer.subscription.deleted, in the caller's transaction.
 // Its workflow finds it ended at its next instant and finishes.
-import type { CustomerRow } from '../../db/customers';
 import { recordEvent } from '../../db/events';
 import { itemsOf, updateSubscription, type SubscriptionRow } from '../../db/subscriptions';
 import { subscriptionView } from '../../views/subscription';
 import type { TransactionContext } from '../context';
-import { keepEmail } from '../emails/keep';
+import { customerRecipient, keepEmail } from '../emails/keep';
 import { transitionInvoice } from '../invoices/transition';
 
 export async function endSubscription(ctx: TransactionContext, subscription: SubscriptionRow, at: Date, cancelReason: string | null): Promise<SubscriptionRow> {
@@ -16,14 +15,10 @@ export async function endSubscription(ctx: TransactionContext, subscription: Sub
   for (const invoiceId of open) await transitionInvoice(ctx, invoiceId, 'void');
   const items = await itemsOf(ctx.db, [subscription.id]);
   await recordEvent(ctx.db, { accountId: ended.account_id, mode: ended.mode, type: 'customer.subscription.deleted', data: subscriptionView(ended, items), now: at });
-  const customer = (await ctx.db('customers').where({ id: ended.customer_id }).first()) as CustomerRow;
-  const merchant = (await ctx.db('accounts').where({ id: ended.account_id }).first('name')) as { name: string };
   await keepEmail(ctx, {
     accountId: ended.account_id,
     mode: ended.mode,
-    to: customer.email,
-    locale: customer.locale,
-    parties: { merchant: merchant.name, customerName: customer.name },
+    ...(await customerRecipient(ctx, ended.account_id, ended.customer_id)),
     content: { kind: 'subscription_canceled', product: items[0]?.price.product_name ?? '', canceledAt: at },
     objectId: ended.id,
     at,

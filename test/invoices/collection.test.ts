@@ -75,6 +75,8 @@ describe('invoice collection on test clocks', function () {
         ['INV-000003', 'subscription_cycle', '2027-03-31T04:30:00.000Z', 150000, 150000, 'paid', 1, '2027-03-31T04:30:00.000Z'],
       ],
     );
+    const refused = await api.request(`/v1/invoices/${invoices[0].id}/send`, { key: keys.sk_test, body: {}, idempotencyKey: ik() });
+    assert.deepEqual([refused.status, refused.body.reason], [409, 'invoice_not_open']);
     for (const invoice of invoices) {
       assert.deepEqual((await chargesOf(invoice.id)).map((c: any) => [c.invoice_attempt, c.status, Number(c.amount_cents)]), [[1, 'succeeded', 150000]]);
       const payments = await api.knex('payments').where({ invoice_id: invoice.id }).pluck('id');
@@ -188,6 +190,10 @@ describe('invoice collection on test clocks', function () {
     );
     assert.deepEqual((await eventsAbout('invoice.overdue', invoice.id)).map((i: any) => i.status), ['open']);
     assert.equal((await chargesOf(invoice.id)).length, 0);
+    // Sent again by hand: emailed once more, a second invoice.sent.
+    await post(`/v1/invoices/${invoice.id}/send`);
+    assert.deepEqual((await emailsAbout(invoice.id)).map((e: any) => e.kind).filter((k: string) => k === 'invoice'), ['invoice', 'invoice']);
+    assert.equal((await eventsAbout('invoice.sent', invoice.id)).length, 2);
   });
 
   it('no card: the customer pays at checkoutUrl (the invoice\'s page); unpaid, it is still incomplete at 22:59 and incomplete_expired at 23:00, its invoice voided', async () => {

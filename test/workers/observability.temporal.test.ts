@@ -56,7 +56,7 @@ describe('readiness and open workflows on Temporal (development server)', functi
   it('counts the running workflows of each type from visibility', async () => {
     metrics = observeOrchestration({ temporal: { address: server!.address, namespace: server!.namespace }, log: pino({ level: 'silent' }) });
     metrics.watch({ db, engine: undefined });
-    assert.deepEqual(WORKFLOW_TYPES, ['cardCharge', 'cardExpiringNotices', 'checkoutLifetime', 'monthlyLimitReset', 'paymentRefund', 'subscriptionLife', 'testClockAdvance', 'webhookDelivery', 'webhookResend']);
+    assert.deepEqual(WORKFLOW_TYPES, ['cardCharge', 'cardExpiringNotices', 'checkoutLifetime', 'invoiceCollection', 'monthlyLimitReset', 'paymentRefund', 'subscriptionLife', 'testClockAdvance', 'webhookDelivery', 'webhookResend']);
     const before = { checkoutLifetime: await openWorkflows('checkoutLifetime'), webhookDelivery: await openWorkflows('webhookDelivery'), webhookResend: await openWorkflows('webhookResend') };
     const client = new Client({ connection: connection!, namespace: server!.namespace });
     // No worker polls the queue, so both stay running.

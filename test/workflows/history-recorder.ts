@@ -14,6 +14,7 @@ import { temporal } from '@temporalio/proto';
 import type { AccountLimitActivities } from '../../activities/account-limits';
 import type { CardActivities } from '../../activities/cards';
 import type { CheckoutActivities } from '../../activities/checkouts';
+import type { InvoiceActivities } from '../../activities/invoices';
 import type { RefundActivities } from '../../activities/refunds';
 import type { TestClockActivities } from '../../activities/test-clocks';
 import type { SubscriptionActivities } from '../../activities/subscriptions';
@@ -137,7 +138,19 @@ function standIns(scripts: Map<string, { script: Script; left: Script; attempts:
       return next;
     },
   } satisfies SubscriptionActivities;
-  return { ...checkouts, ...webhooks, ...cards, ...accountLimits, ...refunds, ...clocks, ...subscriptions };
+  const invoices = {
+    async chargeInvoice(invoiceId: string) {
+      const step = of(invoiceId, 'chargeInvoice').left.collect?.shift();
+      if (step === undefined) throw ApplicationFailure.nonRetryable(`chargeInvoice(${invoiceId}) was not scripted`, 'NoScript');
+      return step;
+    },
+    async noticeInvoice(invoiceId: string) {
+      const open = of(invoiceId, 'noticeInvoice').left.notice?.shift();
+      if (open === undefined) throw ApplicationFailure.nonRetryable(`noticeInvoice(${invoiceId}) was not scripted`, 'NoScript');
+      return open;
+    },
+  } satisfies InvoiceActivities;
+  return { ...checkouts, ...webhooks, ...cards, ...accountLimits, ...refunds, ...clocks, ...subscriptions, ...invoices };
 }
 
 /** A copy of the history as JSON, with the recording machine's worker identities made neutral. */

@@ -11,11 +11,12 @@
 import type * as workflows from '../../workflows';
 import { CHECKOUT_LIFETIME_MS, OUTCOME_POLL_MS } from '../../domain/checkout-rules';
 import { WEBHOOK_MAX_ATTEMPTS } from '../../domain/webhook-retry';
-import { cardChargeStart, cardExpiringStart, checkoutLifetimeStart, monthlyLimitResetStart, refundStart, subscriptionStart, testClockAdvanceStart, webhookDeliveryStart, webhookResendStart } from '../../orchestration/starts';
+import { cardChargeStart, cardExpiringStart, checkoutLifetimeStart, invoiceCollectionStart, monthlyLimitResetStart, refundStart, subscriptionStart, testClockAdvanceStart, webhookDeliveryStart, webhookResendStart } from '../../orchestration/starts';
 import type { WorkflowStart } from '../../orchestration/port';
 import type { AttemptResult } from '../../activities/checkouts';
 import type { ChargeResult } from '../../activities/cards';
 import type { ClockStep } from '../../activities/test-clocks';
+import type { CollectionStep } from '../../activities/invoices';
 
 /** The workflow types of workflows/index.ts (its exported functions). */
 export type WorkflowType = { [K in keyof typeof workflows]: (typeof workflows)[K] extends (...args: never[]) => unknown ? K : never }[keyof typeof workflows];
@@ -47,6 +48,10 @@ export interface Script {
   renew?: (number | null)[];
   /** subscriptionLife: expireIncomplete's answers (whether the subscription still runs). */
   expire?: boolean[];
+  /** invoiceCollection: chargeInvoice's answers. */
+  collect?: CollectionStep[];
+  /** invoiceCollection: noticeInvoice's answers (whether the invoice is still open). */
+  notice?: boolean[];
 }
 
 /** How a scenario drives its workflow (history-recorder.ts implements it on the test server). */
@@ -380,6 +385,31 @@ export const HISTORY_SCENARIOS: readonly HistoryScenario[] = [
     script: { renew: [null] },
     async drive(driver, id) {
       await driver.start(subscriptionStart({ id, ...ACCOUNT, status: 'active', test_clock_id: null, current_period_end: new Date((await driver.now()) + 60_000), created_at: new Date(await driver.now()) }));
+    },
+    result: undefined,
+  },
+  {
+    workflowType: 'invoiceCollection',
+    name: 'declined-then-paid',
+    what: 'on wall time: the first charge is pending (asked again 5 s later), then declined with its retry already due; the retry is paid: the workflow ends',
+    objectId: 'in_rec_dunning',
+    script: { collect: [{ kind: 'pending' }, { kind: 'declined', nextAttemptAt: Date.parse('2020-01-01T00:00:00.000Z') }, { kind: 'paid' }] },
+    async drive(driver, id) {
+      const invoice = { id, ...ACCOUNT, collection_method: 'charge_automatically' as const, attempt_count: 0, next_attempt_at: null, finalized_at: null, due_date: null };
+      await driver.start(invoiceCollectionStart(invoice, null));
+    },
+    result: undefined,
+  },
+  {
+    workflowType: 'invoiceCollection',
+    name: 'reminded-then-overdue',
+    what: 'send_invoice on wall time: the reminder three days before the due date, then the overdue notice when it passes',
+    objectId: 'in_rec_sent',
+    script: { notice: [true, true] },
+    async drive(driver, id) {
+      const now = await driver.now();
+      const invoice = { id, ...ACCOUNT, collection_method: 'send_invoice' as const, attempt_count: 0, next_attempt_at: null, finalized_at: new Date(now), due_date: new Date(now + 7 * 24 * 60 * 60 * 1000) };
+      await driver.start(invoiceCollectionStart(invoice, null));
     },
     result: undefined,
   },

@@ -1,11 +1,12 @@
 // Invoices: POST /v1/invoices (a draft), GET /v1/invoices (customerId, subscriptionId, status),
-// GET /v1/invoices/{id}, and the actions POST /v1/invoices/{id}/finalize, /void and
+// GET /v1/invoices/{id}, and the actions POST /v1/invoices/{id}/finalize, /send, /void and
 // /mark_uncollectible. See docs/invoices.md.
 import { idPattern } from '../../../domain/ids';
 import type { InvoiceAction } from '../../../domain/invoices';
 import { invoicesQuery, type InvoiceFilters, type InvoiceRow } from '../../../db/invoices';
 import { createInvoice, type InvoiceInput } from '../../../services/invoices/create';
 import { transitionInvoice } from '../../../services/invoices/transition';
+import { resendInvoice } from '../../../services/invoices/notify';
 import { transactional } from '../../../services/run';
 import { invoiceView } from '../../../views/invoice';
 import { type ListQuery } from '../../platform/pagination';
@@ -87,6 +88,23 @@ export const invoiceRoutes = [
     description: 'Numbers the draft (INV-000001 upward per account and mode, without gaps) and opens it; with `send_invoice` its due date is `daysUntilDue` days on. An invoice that owes nothing is paid at once (`invoice.paid`). 409 for an invoice that is not a draft.',
     answer: 'The invoice, `open` (or `paid`).',
     errors: [],
+  }),
+  defineRoute<unknown, unknown, { id: string }>({
+    method: 'POST',
+    path: '/v1/invoices/{id}/send',
+    operationId: 'sendInvoice',
+    summary: 'Send an invoice to the customer again',
+    description: 'Emails an open invoice collected by sending (`send_invoice`) to its customer again, with the link to its hosted page (`invoice.sent`). Finalising such an invoice sends it the first time; reminders go out by themselves three days before the due date and when it passes.',
+    tag: TAG,
+    auth: { permission: 'billing:write' },
+    idempotent: true,
+    params: { id: idPattern('invoice') },
+    responses: { 200: { description: 'The invoice.', schema: invoiceSchema } },
+    errors: ['invoice_not_open'],
+    async handler(input) {
+      const invoice = await findIn<InvoiceRow>(input.db, invoiceTable, input.params.id, input.caller);
+      return { status: 200, body: invoiceView(await resendInvoice(transactional(input), invoice.id)) };
+    },
   }),
   actionRoute('void', {
     operationId: 'voidInvoice',
