@@ -1,13 +1,12 @@
-// The subscription workflow's activities: thin adapters over services/subscriptions/.
-import { expireIncomplete } from '../services/subscriptions/expire';
-import { renewSubscription } from '../services/subscriptions/renew';
+// The subscription workflow's activity: a thin adapter over services/subscriptions/step.ts.
+import type { SubscriptionDue, SubscriptionNext } from '../domain/subscription-rules';
+import { stepSubscription } from '../services/subscriptions/step';
 import { serviceDeps, type ActivityDeps } from './deps';
 
 export function createSubscriptionActivities(deps: ActivityDeps) {
   const services = serviceDeps(deps);
   return {
-    expireIncomplete: (subscriptionId: string): Promise<boolean> => expireIncomplete(services, subscriptionId),
-    renewSubscription: (subscriptionId: string, periodEnd: number): Promise<number | null> => renewSubscription(services, subscriptionId, periodEnd),
+    stepSubscription: (subscriptionId: string, due: SubscriptionDue | null): Promise<SubscriptionNext> => stepSubscription(services, subscriptionId, due),
   };
 }
 

@@ -2,7 +2,7 @@
 import type { Knex } from 'knex';
 import type { Mode } from '../domain/api-keys';
 import type { CollectionMethod } from '../domain/invoices';
-import type { SubscriptionStatus } from '../domain/subscription-rules';
+import type { SubscriptionStatus, TrialEndBehavior } from '../domain/subscription-rules';
 import type { PricedRow } from './prices';
 
 type Db = Knex | Knex.Transaction;
@@ -24,7 +24,10 @@ export interface SubscriptionRow {
   cancellation_details: { reason: string | null; feedback: string | null; comment: string | null };
   trial_start: Date | null;
   trial_end: Date | null;
-  trial_end_behavior: 'create_invoice' | 'pause' | 'cancel';
+  trial_end_behavior: TrialEndBehavior;
+  /** The trial end whose trial_will_end notice went out. */
+  trial_notice_for: Date | null;
+  paused_at: Date | null;
   collection_method: CollectionMethod;
   days_until_due: number | null;
   card_id: string | null;

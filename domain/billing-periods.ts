@@ -19,6 +19,11 @@ export interface Period {
   end: Date;
 }
 
+/** A period billed; `fullEnd` is the end it would have had when it is cut short (a `cancelAt` inside it). */
+export interface BilledPeriod extends Period {
+  fullEnd?: Date;
+}
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 function daysInMonth(year: number, month: number): number {
@@ -62,6 +67,16 @@ export function periodAt(anchor: Date, recurrence: Recurrence, at: Date): Period
   while (periodBoundary(anchor, recurrence, index).getTime() > at.getTime()) index--;
   while (periodBoundary(anchor, recurrence, index + 1).getTime() <= at.getTime()) index++;
   return { index, start: periodBoundary(anchor, recurrence, index), end: periodBoundary(anchor, recurrence, index + 1) };
+}
+
+/**
+ * The period a subscription bills from `start` (its renewal, its trial's end): up to the next
+ * boundary of the cycle anchored at `anchor`, cut at `cancelAt` when that comes first ("last period
+ * billed only up to it").
+ */
+export function periodFrom(anchor: Date, recurrence: Recurrence, start: Date, cancelAt: Date | null): BilledPeriod {
+  const { end } = periodAt(anchor, recurrence, start);
+  return cancelAt !== null && cancelAt.getTime() < end.getTime() ? { start, end: cancelAt, fullEnd: end } : { start, end };
 }
 
 /** The end of a trial of `days` days started at `start`: exact days of 24 hours. */

@@ -2,6 +2,8 @@
 // totals from their lines (discounts, taxes and credit come with the issues that add them).
 import type { Locale } from './locale';
 import { amountForQuantity, type PriceTerms } from './pricing';
+import { prorate } from './proration';
+import type { BilledPeriod } from './billing-periods';
 
 export const INVOICE_STATUSES = ['draft', 'open', 'paid', 'void', 'uncollectible'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
@@ -73,13 +75,16 @@ export interface BilledItem {
 
 /**
  * The lines a period of a subscription bills, one per item, in advance (licensed prices): the
- * amount from domain/pricing.ts; the unit amount the price's own for per-unit prices, else the
- * amount per unit rounded to the cent (the line's amount is exact).
+ * amount from domain/pricing.ts, prorated by the second for a period cut short; the unit amount
+ * the price's own for a whole period of a per-unit price, else the amount per unit rounded to the
+ * cent (the line's amount is exact).
  */
-export function periodLines(items: readonly BilledItem[], period: { start: Date; end: Date }): InvoiceLine[] {
+export function periodLines(items: readonly BilledItem[], period: BilledPeriod): InvoiceLine[] {
+  const cut = period.fullEnd !== undefined && period.fullEnd.getTime() > period.end.getTime();
   return items.map((item) => {
-    const amountCents = amountForQuantity(item.terms, item.quantity);
-    const unitAmountCents = item.terms.billingScheme === 'per_unit' ? item.terms.unitAmountCents : item.quantity === 0 ? 0 : Math.round(amountCents / item.quantity);
+    const whole = amountForQuantity(item.terms, item.quantity);
+    const amountCents = cut ? prorate(whole, period.end.getTime() - period.start.getTime(), period.fullEnd!.getTime() - period.start.getTime()) : whole;
+    const unitAmountCents = item.terms.billingScheme === 'per_unit' && !cut ? item.terms.unitAmountCents : item.quantity === 0 ? 0 : Math.round(amountCents / item.quantity);
     return {
       description: `${item.quantity} × ${item.productName}`,
       quantity: item.quantity,
@@ -87,7 +92,28 @@ export function periodLines(items: readonly BilledItem[], period: { start: Date;
       amountCents,
       periodStart: period.start.toISOString(),
       periodEnd: period.end.toISOString(),
-      proration: false,
+      proration: cut,
     };
   });
+}
+
+/** The one-off lines added to an invoice (a subscription's `addInvoiceItems`): no period, no proration. */
+export function addedLines(items: readonly { description: string; unitAmountCents: number; quantity?: number }[]): InvoiceLine[] {
+  return items.map((item) => {
+    const quantity = item.quantity ?? 1;
+    return { description: item.description, quantity, unitAmountCents: item.unitAmountCents, amountCents: item.unitAmountCents * quantity, periodStart: null, periodEnd: null, proration: false };
+  });
+}
+
+/** A trial's lines: each item for nothing over the trial. */
+export function trialLines(items: readonly BilledItem[], trial: BilledPeriod): InvoiceLine[] {
+  return items.map((item) => ({
+    description: `Trial period for ${item.productName}`,
+    quantity: item.quantity,
+    unitAmountCents: 0,
+    amountCents: 0,
+    periodStart: trial.start.toISOString(),
+    periodEnd: trial.end.toISOString(),
+    proration: false,
+  }));
 }

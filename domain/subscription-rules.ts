@@ -6,6 +6,10 @@ import { ApiError } from './errors';
 export const SUBSCRIPTION_STATUSES = ['incomplete', 'incomplete_expired', 'trialing', 'active', 'past_due', 'unpaid', 'paused', 'canceled'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
+export const TRIAL_END_BEHAVIORS = ['create_invoice', 'pause', 'cancel'] as const;
+/** What a trial ending with no card on file does: invoice the customer (paid on its page), pause, or cancel. */
+export type TrialEndBehavior = (typeof TRIAL_END_BEHAVIORS)[number];
+
 /** An incomplete subscription whose first invoice is unpaid this long after it was made expires. */
 export const INCOMPLETE_EXPIRY_MS = 23 * 60 * 60 * 1000;
 
@@ -27,4 +31,61 @@ export function subscriptionChangeRefusal(id: string, status: SubscriptionStatus
 /** Resuming a paused subscription bills a new period at once: it needs a card on file. */
 export function pausedWithoutCard(id: string): ApiError {
   return new ApiError('subscription_change_refused', `The subscription ${id} is paused with no card on file: give it a card (cardId) before resuming it.`);
+}
+
+/** `customer.subscription.trial_will_end` and its email go out this many days before a trial ends. */
+export const TRIAL_NOTICE_DAYS = 3;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** What falls due next in a subscription's life, at `at` (ms since the epoch) in the customer's time. */
+export type SubscriptionDue = { kind: 'expire_incomplete' | 'trial_will_end' | 'trial_end' | 'cancel' | 'renew'; at: number };
+
+/** A subscription's next instant: a due step, nothing until the merchant changes it (`idle`: paused), or `ended`. */
+export type SubscriptionNext = SubscriptionDue | { kind: 'idle' } | { kind: 'ended' };
+
+export interface SubscriptionTimes {
+  status: SubscriptionStatus;
+  created_at: Date;
+  current_period_end: Date;
+  trial_end: Date | null;
+  /** The trial end its notice went out for (a trial moved later is noticed again). */
+  trial_notice_for: Date | null;
+  cancel_at: Date | null;
+}
+
+/**
+ * The next step of a subscription's life, from its row alone (its workflow asks after every step
+ * and every change): an incomplete one expires 23 hours after it was made; a trial is noticed
+ * three days before its end (at once when shorter) and then ends; a `cancelAt` inside the current
+ * period (or trial) ends it there; otherwise the period's end renews it (or ends it, when
+ * canceled at period end).
+ */
+export function nextSubscriptionStep(s: SubscriptionTimes): SubscriptionNext {
+  if (ENDED_STATUSES.includes(s.status)) return { kind: 'ended' };
+  if (s.status === 'paused') return { kind: 'idle' };
+  if (s.status === 'incomplete') return { kind: 'expire_incomplete', at: s.created_at.getTime() + INCOMPLETE_EXPIRY_MS };
+  const periodEnd = s.status === 'trialing' && s.trial_end !== null ? s.trial_end : s.current_period_end;
+  if (s.cancel_at !== null && s.cancel_at.getTime() <= periodEnd.getTime()) return { kind: 'cancel', at: s.cancel_at.getTime() };
+  if (s.status === 'trialing' && s.trial_end !== null) {
+    if (s.trial_notice_for?.getTime() !== s.trial_end.getTime()) return { kind: 'trial_will_end', at: Math.max(s.trial_end.getTime() - TRIAL_NOTICE_DAYS * DAY_MS, s.created_at.getTime()) };
+    return { kind: 'trial_end', at: s.trial_end.getTime() };
+  }
+  return { kind: 'renew', at: s.current_period_end.getTime() };
+}
+
+/** The same step (the workflow's due one is still what the row says is due). */
+export function sameStep(a: SubscriptionNext, b: SubscriptionNext): boolean {
+  return a.kind === b.kind && ('at' in a ? a.at : null) === ('at' in b ? b.at : null);
+}
+
+/**
+ * A `trialEnd` or `cancelAt` (at `path`) must be after the customer's now and at most two years
+ * ahead: 400 billing_date_invalid otherwise.
+ */
+export function billingDateRefusal(path: string, at: Date, now: Date): ApiError | null {
+  const latest = new Date(now);
+  latest.setUTCFullYear(latest.getUTCFullYear() + 2);
+  const message = at <= now ? `Must be after now (${now.toISOString()}).` : at > latest ? `Must be at most two years ahead: up to ${latest.toISOString()}.` : null;
+  return message === null ? null : new ApiError('billing_date_invalid', `${path}: ${message}`, { fields: [{ path, message }] });
 }

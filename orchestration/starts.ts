@@ -8,7 +8,7 @@ import type { CardChargeInput } from '../workflows/card-charge';
 import type { TestClockAdvanceInput } from '../workflows/test-clock-advance';
 import type { SubscriptionLifeInput } from '../workflows/subscription';
 import type { InvoiceCollectionInput } from '../workflows/invoice-collection';
-import { INCOMPLETE_EXPIRY_MS, type SubscriptionStatus } from '../domain/subscription-rules';
+import { nextSubscriptionStep, type SubscriptionTimes } from '../domain/subscription-rules';
 import { workflowIdFor } from './ids';
 import type { Mode, WorkflowStart } from './port';
 
@@ -80,14 +80,9 @@ export function testClockAdvanceStart(clock: { id: string; account_id: string; m
   return { workflowType: type('testClockAdvance'), workflowId: testClockAdvanceWorkflowId(clock), args: [input], accountId: clock.account_id, mode: clock.mode };
 }
 
-/** A subscription's life, from its row alone: renewed at the end of its current period. */
-export function subscriptionStart(subscription: { id: string; account_id: string; mode: Mode; status: SubscriptionStatus; test_clock_id: string | null; current_period_end: Date; created_at: Date }): WorkflowStart {
-  const input: SubscriptionLifeInput = {
-    subscriptionId: subscription.id,
-    clockId: subscription.test_clock_id,
-    periodEnd: subscription.current_period_end.getTime(),
-    ...(subscription.status === 'incomplete' ? { incompleteUntil: subscription.created_at.getTime() + INCOMPLETE_EXPIRY_MS } : {}),
-  };
+/** A subscription's life, from its row alone: waiting for its next step. */
+export function subscriptionStart(subscription: SubscriptionTimes & { id: string; account_id: string; mode: Mode; test_clock_id: string | null }): WorkflowStart {
+  const input: SubscriptionLifeInput = { subscriptionId: subscription.id, clockId: subscription.test_clock_id, next: nextSubscriptionStep(subscription) };
   return { workflowType: type('subscriptionLife'), workflowId: workflowIdFor('subscription', subscription.id), args: [input], accountId: subscription.account_id, mode: subscription.mode };
 }
 

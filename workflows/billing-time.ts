@@ -21,8 +21,11 @@ export interface BillingTime {
    * last learnt it, so call it after `until` (a workflow's first instant comes from its object's row).
    */
   now(): number;
-  /** Returns once the customer's time has reached `dueAt` (ms since the epoch). */
-  until(dueAt: number): Promise<void>;
+  /**
+   * Returns once the customer's time has reached `dueAt` (ms since the epoch): true; or false as
+   * soon as `interrupted()` is true first.
+   */
+  until(dueAt: number, interrupted?: () => boolean): Promise<boolean>;
   /** The workflow waits for nothing more on its clock (call before it ends). */
   leave(): Promise<void>;
 }
@@ -32,9 +35,14 @@ export function billingTime(clockId: string | null): BillingTime {
   if (clockId === null) {
     return {
       now: () => Date.now(),
-      until: async (dueAt) => {
+      until: async (dueAt, interrupted) => {
         const ms = dueAt - Date.now();
-        if (ms > 0) await sleep(ms);
+        if (ms <= 0) return true;
+        if (interrupted === undefined) {
+          await sleep(ms);
+          return true;
+        }
+        return !(await condition(interrupted, ms));
       },
       leave: () => Promise.resolve(),
     };
@@ -46,11 +54,12 @@ export function billingTime(clockId: string | null): BillingTime {
   const workflowId = workflowInfo().workflowId;
   return {
     now: () => clockNow,
-    async until(dueAt) {
+    async until(dueAt, interrupted = () => false) {
       // The wait is written with the clock's row locked, so the clock's time read with it is the
       // one any later advance starts from: no signal can be missed between the two.
       clockNow = Math.max(clockNow, await waitOnClock({ clockId, workflowId, dueAt }));
-      await condition(() => clockNow >= dueAt);
+      await condition(() => clockNow >= dueAt || interrupted());
+      return clockNow >= dueAt;
     },
     leave: () => leaveClock(workflowId),
   };

@@ -1,35 +1,55 @@
-// A subscription's life: an incomplete one first waits 23 hours for its first invoice to be paid
-// (activity expireIncomplete: unpaid, it expires and the workflow ends); then at each period's end, in its customer's time (wall time, or a test
-// clock: workflows/billing-time.ts), it is renewed (activity renewSubscription: the next period and
-// its invoice), then the workflow continues as new for the next period, so its history stays one
-// period long. Started when the subscription is made, and at boot for every one not ended.
-import { continueAsNew, proxyActivities } from '@temporalio/workflow';
+// A subscription's life (DESIGN.md decision 13), in its customer's time (wall time, or a test
+// clock: workflows/billing-time.ts): it waits for the subscription's next step and takes it
+// (activity stepSubscription, which answers the step after), until the subscription ends. The
+// steps come from the row (domain/subscription-rules.ts nextSubscriptionStep): an incomplete one's
+// expiry, a trial's notice and end, a `cancelAt`, each period's renewal. A merchant's change that
+// moves the next step signals `subscriptionChanged`, and the workflow asks again; while paused
+// there is no step, and it waits for that signal alone. After each new period it continues as
+// new, so its history stays one period long. Started when the subscription is made, and at boot
+// for every one not ended.
+import { condition, continueAsNew, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { SubscriptionActivities } from '../activities/subscriptions';
+import type { SubscriptionNext } from '../domain/subscription-rules';
 import { billingTime } from './billing-time';
 
 export interface SubscriptionLifeInput {
   subscriptionId: string;
   /** The customer's test clock, or null (wall time). */
   clockId: string | null;
-  /** The end of the current period (ms since the epoch). */
-  periodEnd: number;
-  /** An incomplete subscription's expiry, if unpaid then (ms since the epoch). */
-  incompleteUntil?: number;
+  /** The next step as the row said when this run began. */
+  next: SubscriptionNext;
 }
 
-const { expireIncomplete, renewSubscription } = proxyActivities<SubscriptionActivities>({
+/** The subscription was changed: its next step may have moved. */
+export const subscriptionChangedSignal = defineSignal('subscriptionChanged');
+
+const { stepSubscription } = proxyActivities<SubscriptionActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
 
+/** Steps after which the history is long enough to start afresh, even within a period (many changes). */
+const STEPS_PER_RUN = 50;
+
 export async function subscriptionLife(input: SubscriptionLifeInput): Promise<void> {
   const time = billingTime(input.clockId);
-  if (input.incompleteUntil !== undefined) {
-    await time.until(input.incompleteUntil);
-    if (!(await expireIncomplete(input.subscriptionId))) return time.leave();
+  let changes = 0;
+  setHandler(subscriptionChangedSignal, () => {
+    changes++;
+  });
+  let next = input.next;
+  for (let steps = 0; ; steps++) {
+    const seen = changes;
+    if (next.kind === 'ended') return time.leave();
+    let due = null;
+    if (next.kind === 'idle') {
+      await time.leave();
+      await condition(() => changes !== seen);
+    } else if (await time.until(next.at, () => changes !== seen)) {
+      due = next;
+    }
+    next = await stepSubscription(input.subscriptionId, due);
+    const newPeriod = due !== null && (due.kind === 'renew' || due.kind === 'trial_end');
+    if ((newPeriod || steps >= STEPS_PER_RUN) && next.kind !== 'ended') return continueAsNew<typeof subscriptionLife>({ ...input, next });
   }
-  await time.until(input.periodEnd);
-  const next = await renewSubscription(input.subscriptionId, input.periodEnd);
-  if (next === null) return time.leave();
-  return continueAsNew<typeof subscriptionLife>({ subscriptionId: input.subscriptionId, clockId: input.clockId, periodEnd: next });
 }

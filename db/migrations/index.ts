@@ -19,6 +19,7 @@ import * as monthlyUsageCounters from './015-monthly-usage-counters';
 import * as invoices from './016-invoices';
 import * as subscriptions from './017-subscriptions';
 import * as invoiceCollection from './018-invoice-collection';
+import * as subscriptionLife from './019-subscription-life';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -44,6 +45,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['016-invoices', invoices],
   ['017-subscriptions', subscriptions],
   ['018-invoice-collection', invoiceCollection],
+  ['019-subscription-life', subscriptionLife],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,18 +1,23 @@
 // Create a subscription (POST /v1/subscriptions): its customer (found or made), its items (active
 // prices of this mode, each once, on one interval), its first period from now in the customer's
-// time, and its first invoice, finalised: `send_invoice` subscriptions are `active` at once, their
-// invoice to be paid by its due date; `charge_automatically` ones are `incomplete` until the first
-// invoice is paid, charged at once by its collection workflow to the card (`cardId`, else the
-// customer's default), or, with none, paid by the customer at `checkoutUrl` (the invoice's page).
-// Its workflow, which expires it unpaid after 23 hours and renews it at each period's end, starts
-// after the commit; on a test clock its first wait is written here, with it.
+// time (cut at `cancelAt` when that comes first), and its first invoice, finalised, with any
+// `addInvoiceItems` on it: `send_invoice` subscriptions are `active` at once, their invoice to be
+// paid by its due date; `charge_automatically` ones are `incomplete` until the first invoice is
+// paid, charged at once by its collection workflow to the card (`cardId`, else the customer's
+// default), or, with none, paid by the customer at `checkoutUrl` (the invoice's page). With a
+// trial (`trialDays` or `trialEnd`) it is `trialing` instead: its first invoice bills nothing for
+// the trial, and the paid periods are anchored at the trial's end. Its workflow
+// (workflows/subscription.ts) starts after the commit; on a test clock its first wait is written
+// here, with it.
 import { newId } from '../../crypto/ids';
 import type { CustomerRow } from '../../db/customers';
 import { findPricedRow } from '../../db/prices';
 import { insertSubscription, itemsOf, updateSubscription, type SubscriptionItemRow, type SubscriptionRow } from '../../db/subscriptions';
-import { lockTestClock, putClockWait } from '../../db/test-clocks';
 import { recordEvent } from '../../db/events';
-import { periodBoundary } from '../../domain/billing-periods';
+import { periodFrom, trialEndAfterDays } from '../../domain/billing-periods';
+import { returnUrlProblem } from '../../domain/checkout-rules';
+import { addedLines, trialLines } from '../../domain/invoices';
+import { billingDateRefusal, type TrialEndBehavior } from '../../domain/subscription-rules';
 import { ApiError } from '../../domain/errors';
 import type { CollectionMethod } from '../../domain/invoices';
 import { subscriptionStart } from '../../orchestration/starts';
@@ -23,18 +28,10 @@ import { DEFAULT_DAYS_UNTIL_DUE } from '../invoices/create';
 import { findOwned } from '../owned';
 import { priceUnavailable } from '../prices/usable';
 import { billingNow } from '../test-clocks/billing-now';
-import { billPeriod } from './bill-period';
-import type { SubscriptionLifeInput } from '../../workflows/subscription';
+import { billedItems, billPeriod, subscriptionLines } from './bill-period';
 import { invoiceCard } from '../invoices/collect';
-import { findSavedCard } from '../../db/saved-cards';
-
-/** The card asked for, if it is this customer's and can be charged (card_not_reusable). */
-async function usableCardOf(ctx: TransactionContext, customer: CustomerRow, cardId: string): Promise<void> {
-  const card = await findSavedCard(ctx.db, cardId);
-  if (card === undefined || card.account_id !== customer.account_id || card.mode !== customer.mode) throw new ApiError('NOT_FOUND', `No card with id ${cardId}.`);
-  if (card.customer_email.toLowerCase() !== customer.email.toLowerCase()) throw new ApiError('card_not_reusable', `The card ${cardId} is not this customer's.`);
-  if (card.retired_at !== null || card.processor_token === null) throw new ApiError('card_not_reusable', `The card ${cardId} was deleted: it cannot be charged.`);
-}
+import { putSubscriptionWait } from './reschedule';
+import { checkUsableCard } from './usable-card';
 
 export interface SubscriptionInput {
   customerId?: string;
@@ -46,6 +43,32 @@ export interface SubscriptionInput {
   cardId?: string;
   daysUntilDue?: number;
   reference?: string;
+  successUrl?: string;
+  cancelUrl?: string;
+  trialDays?: number;
+  trialEnd?: string;
+  trialEndBehavior?: TrialEndBehavior;
+  cancelAt?: string;
+  addInvoiceItems?: { description: string; unitAmountCents: number; quantity?: number }[];
+  billingCycleAnchor?: string;
+}
+
+/** `billingCycleAnchor`: `now` is built; `first_of_month` and a time come with the next issue. */
+function anchorRefusal(anchor: string | undefined, trial: boolean): ApiError | null {
+  if (anchor === undefined || anchor === 'now') return null;
+  const invalid = (message: string) => new ApiError('billing_cycle_anchor_invalid', message, { fields: [{ path: 'billingCycleAnchor', message }] });
+  if (anchor !== 'first_of_month' && Number.isNaN(Date.parse(anchor))) return invalid('Must be `now`, `first_of_month` or an ISO 8601 time.');
+  if (trial) return invalid('A billing cycle anchor other than `now` is not allowed with a trial.');
+  return new ApiError('NOT_SUPPORTED', 'Only `billingCycleAnchor` `now` is built in this version: `first_of_month` and a time come with proration.');
+}
+
+/** Return URLs (after the first payment on the hosted page) are checked as a checkout's. */
+function returnUrlsRefusal(input: SubscriptionInput): ApiError | null {
+  const fields = (['successUrl', 'cancelUrl'] as const).flatMap((name) => {
+    const problem = input[name] === undefined ? null : returnUrlProblem(input[name]);
+    return problem === null ? [] : [{ path: name, message: problem }];
+  });
+  return fields.length === 0 ? null : new ApiError('VALIDATION_FAILED', 'The body is not valid.', { fields });
 }
 
 const itemsInvalid = (message: string) => new ApiError('items_invalid', message, { fields: [{ path: 'items', message }] });
@@ -67,27 +90,39 @@ export async function createSubscription(ctx: TransactionContext, scope: Account
   if (prices.some((p) => p.interval !== recurrence.interval || p.interval_count !== recurrence.intervalCount)) throw itemsInvalid('Every item\'s price bills on the same interval.');
 
   const collectionMethod = input.collectionMethod ?? 'charge_automatically';
-  if (input.cardId !== undefined) await usableCardOf(ctx, customer, input.cardId);
+  const refusal = returnUrlsRefusal(input) ?? anchorRefusal(input.billingCycleAnchor, input.trialDays !== undefined || input.trialEnd !== undefined);
+  if (refusal !== null) throw refusal;
+  if (scope.mode === 'live' && !scope.account.savedCards) throw new ApiError('saved_cards_off', 'Saved cards are off for this account: a live subscription keeps the customer\'s card for its renewals.');
+  if (input.cardId !== undefined) await checkUsableCard(ctx, customer, input.cardId);
   const now = await billingNow(ctx, customer);
+  const trialEnd = input.trialDays !== undefined ? trialEndAfterDays(now, input.trialDays) : input.trialEnd !== undefined ? new Date(input.trialEnd) : null;
+  const cancelAt = input.cancelAt === undefined ? null : new Date(input.cancelAt);
+  const dateRefusal = (trialEnd === null ? null : billingDateRefusal(input.trialDays !== undefined ? 'trialDays' : 'trialEnd', trialEnd, now)) ?? (cancelAt === null ? null : billingDateRefusal('cancelAt', cancelAt, now));
+  if (dateRefusal !== null) throw dateRefusal;
+  // A trial's paid periods are counted from its end; without one, from now.
+  const anchor = trialEnd ?? now;
+  const firstPeriod = trialEnd !== null ? { start: now, end: trialEnd } : periodFrom(anchor, recurrence, now, cancelAt);
   const subscription: SubscriptionRow = {
     id: newId('subscription', now.getTime()),
     account_id: scope.account.id,
     mode: scope.mode,
     customer_id: customer.id,
     // Charged to the card: incomplete until the first invoice is paid.
-    status: collectionMethod === 'send_invoice' ? 'active' : 'incomplete',
-    billing_cycle_anchor: now,
-    current_period_start: now,
-    current_period_end: periodBoundary(now, recurrence, 1),
+    status: trialEnd !== null ? 'trialing' : collectionMethod === 'send_invoice' ? 'active' : 'incomplete',
+    billing_cycle_anchor: anchor,
+    current_period_start: firstPeriod.start,
+    current_period_end: firstPeriod.end,
     cancel_at_period_end: false,
-    cancel_at: null,
+    cancel_at: cancelAt,
     canceled_at: null,
     ended_at: null,
     cancel_reason: null,
     cancellation_details: { reason: null, feedback: null, comment: null },
-    trial_start: null,
-    trial_end: null,
-    trial_end_behavior: 'create_invoice',
+    trial_start: trialEnd === null ? null : now,
+    trial_end: trialEnd,
+    trial_end_behavior: input.trialEndBehavior ?? 'create_invoice',
+    trial_notice_for: null,
+    paused_at: null,
     collection_method: collectionMethod,
     days_until_due: input.daysUntilDue ?? DEFAULT_DAYS_UNTIL_DUE,
     card_id: input.cardId ?? null,
@@ -96,26 +131,23 @@ export async function createSubscription(ctx: TransactionContext, scope: Account
     checkout_id: null,
     checkout_url: null,
     reference: input.reference ?? null,
-    success_url: null,
-    cancel_url: null,
+    success_url: input.successUrl ?? null,
+    cancel_url: input.cancelUrl ?? null,
     test_clock_id: customer.test_clock_id,
     created_at: now,
   };
   const items: SubscriptionItemRow[] = asked.map((item) => ({ id: newId('subscriptionItem', now.getTime()), subscription_id: subscription.id, price_id: item.priceId, quantity: item.quantity ?? 1, created_at: now }));
   await insertSubscription(ctx.db, subscription, items);
   const priced = await itemsOf(ctx.db, [subscription.id]);
-  const invoice = await billPeriod(ctx, subscription, priced, { start: subscription.current_period_start, end: subscription.current_period_end }, 'subscription_create', now);
+  const lines = [...(trialEnd !== null ? trialLines(billedItems(priced), firstPeriod) : subscriptionLines(priced, firstPeriod)), ...addedLines(input.addInvoiceItems ?? [])];
+  const invoice = await billPeriod(ctx, subscription, lines, firstPeriod, 'subscription_create', now);
   // Nothing to charge the first invoice to: the customer pays it on its page, agreeing to keep the card.
   const awaitsPage = invoice.status === 'open' && collectionMethod === 'charge_automatically' && (await invoiceCard(ctx.db, invoice)) === null;
   const created = await updateSubscription(ctx.db, subscription.id, { latest_invoice_id: invoice.id, ...(awaitsPage ? { checkout_url: invoice.hosted_url } : {}) });
   const view = subscriptionView(created, priced);
   await recordEvent(ctx.db, { accountId: scope.account.id, mode: scope.mode, type: 'customer.subscription.created', data: view, now });
   const start = subscriptionStart(created);
-  if (created.test_clock_id !== null) {
-    await lockTestClock(ctx.db, created.test_clock_id);
-    const [{ incompleteUntil, periodEnd }] = start.args as [SubscriptionLifeInput];
-    await putClockWait(ctx.db, { workflowId: start.workflowId, clockId: created.test_clock_id, dueAt: new Date(incompleteUntil ?? periodEnd) });
-  }
+  await putSubscriptionWait(ctx, created, start.workflowId);
   ctx.afterCommit(async () => {
     await ctx.workflows.start(start);
   });

@@ -127,14 +127,9 @@ function standIns(scripts: Map<string, { script: Script; left: Script; attempts:
     wakeClockWaiters: async () => undefined,
   } satisfies Pick<TestClockActivities, 'stepTestClock' | 'wakeClockWaiters'>;
   const subscriptions = {
-    async expireIncomplete(subscriptionId: string) {
-      const running = of(subscriptionId, 'expireIncomplete').left.expire?.shift();
-      if (running === undefined) throw ApplicationFailure.nonRetryable(`expireIncomplete(${subscriptionId}) was not scripted`, 'NoScript');
-      return running;
-    },
-    async renewSubscription(subscriptionId: string) {
-      const next = of(subscriptionId, 'renewSubscription').left.renew?.shift();
-      if (next === undefined) throw ApplicationFailure.nonRetryable(`renewSubscription(${subscriptionId}) was not scripted`, 'NoScript');
+    async stepSubscription(subscriptionId: string) {
+      const next = of(subscriptionId, 'stepSubscription').left.step?.shift();
+      if (next === undefined) throw ApplicationFailure.nonRetryable(`stepSubscription(${subscriptionId}) was not scripted`, 'NoScript');
       return next;
     },
   } satisfies SubscriptionActivities;

@@ -17,6 +17,7 @@ import type { AttemptResult } from '../../activities/checkouts';
 import type { ChargeResult } from '../../activities/cards';
 import type { ClockStep } from '../../activities/test-clocks';
 import type { CollectionStep } from '../../activities/invoices';
+import type { SubscriptionNext } from '../../domain/subscription-rules';
 
 /** The workflow types of workflows/index.ts (its exported functions). */
 export type WorkflowType = { [K in keyof typeof workflows]: (typeof workflows)[K] extends (...args: never[]) => unknown ? K : never }[keyof typeof workflows];
@@ -44,10 +45,8 @@ export interface Script {
   refund?: ('succeeded' | 'failed' | { pendingMs: number | null })[];
   /** testClockAdvance: stepTestClock's answers. */
   clock?: ClockStep[];
-  /** subscriptionLife: renewSubscription's answers (the next period's end in ms, or null: ended). */
-  renew?: (number | null)[];
-  /** subscriptionLife: expireIncomplete's answers (whether the subscription still runs). */
-  expire?: boolean[];
+  /** subscriptionLife: stepSubscription's answers (the next step). */
+  step?: SubscriptionNext[];
   /** invoiceCollection: chargeInvoice's answers. */
   collect?: CollectionStep[];
   /** invoiceCollection: noticeInvoice's answers (whether the invoice is still open). */
@@ -87,6 +86,13 @@ export interface HistoryScenario {
 }
 
 const ACCOUNT = { account_id: 'acct_recorded', mode: 'test' as const };
+
+const TRIAL_SCRIPT: Script = { step: [{ kind: 'trial_end', at: 0 }, { kind: 'renew', at: Date.parse('2030-01-31T04:30:00.000Z') }] };
+
+/** An active subscription's row as subscriptionStart reads it, made now, on wall time. */
+function subscriptionRow(id: string, now: number) {
+  return { id, ...ACCOUNT, status: 'active' as const, test_clock_id: null, created_at: new Date(now), current_period_end: new Date(now + 30 * 24 * 60 * 60 * 1000), trial_end: null, trial_notice_for: null, cancel_at: null };
+}
 
 /** The `result` of a scenario whose workflow never ends (see HistoryScenario). */
 export const CONTINUED_AS_NEW = 'continued-as-new';
@@ -368,23 +374,53 @@ export const HISTORY_SCENARIOS: readonly HistoryScenario[] = [
   {
     workflowType: 'subscriptionLife',
     name: 'renewed-then-continued',
-    what: 'on wall time: sleeps to the period\'s end (a minute on), renews (the next period ending far ahead) and continues as new for it',
+    what: 'on wall time: sleeps to the period\'s end (a minute on), renews (stepSubscription answers the next renewal, far ahead) and continues as new for it',
     objectId: 'sub_rec_monthly',
-    // The next period's end: far enough that the continued run still waits when the recording ends.
-    script: { renew: [Date.parse('2030-01-31T04:30:00.000Z')] },
+    // The next renewal: far enough that the continued run still waits when the recording ends.
+    script: { step: [{ kind: 'renew', at: Date.parse('2030-01-31T04:30:00.000Z') }] },
     async drive(driver, id) {
-      await driver.start(subscriptionStart({ id, ...ACCOUNT, status: 'active', test_clock_id: null, current_period_end: new Date((await driver.now()) + 60_000), created_at: new Date(await driver.now()) }));
+      await driver.start(subscriptionStart({ ...subscriptionRow(id, await driver.now()), current_period_end: new Date((await driver.now()) + 60_000) }));
     },
     result: CONTINUED_AS_NEW,
   },
   {
     workflowType: 'subscriptionLife',
     name: 'ended',
-    what: 'on wall time: at the period\'s end the subscription has ended (renewSubscription answers null): the workflow ends',
+    what: 'on wall time: at the period\'s end the subscription has ended (stepSubscription answers ended): the workflow ends',
     objectId: 'sub_rec_ended',
-    script: { renew: [null] },
+    script: { step: [{ kind: 'ended' }] },
     async drive(driver, id) {
-      await driver.start(subscriptionStart({ id, ...ACCOUNT, status: 'active', test_clock_id: null, current_period_end: new Date((await driver.now()) + 60_000), created_at: new Date(await driver.now()) }));
+      await driver.start(subscriptionStart({ ...subscriptionRow(id, await driver.now()), current_period_end: new Date((await driver.now()) + 60_000) }));
+    },
+    result: undefined,
+  },
+  {
+    workflowType: 'subscriptionLife',
+    name: 'trial-moved-then-ended',
+    what: 'on wall time: a trial\'s notice is due far ahead; subscriptionChanged (its trialEnd moved) makes it ask again: the trial ends in a minute; it ends there (stepSubscription answers the first renewal, far ahead) and continues as new',
+    objectId: 'sub_rec_trial',
+    script: TRIAL_SCRIPT,
+    async drive(driver, id) {
+      const now = await driver.now();
+      // The trial's new end: a minute on in the server's time, known only once it runs.
+      TRIAL_SCRIPT.step![0] = { kind: 'trial_end', at: now + 60_000 };
+      const trialEnd = new Date(Date.parse('2030-01-01T00:00:00.000Z'));
+      await driver.start(subscriptionStart({ ...subscriptionRow(id, now), status: 'trialing', trial_end: trialEnd, current_period_end: trialEnd }));
+      await driver.idle();
+      await driver.signal('subscriptionChanged', []);
+    },
+    result: CONTINUED_AS_NEW,
+  },
+  {
+    workflowType: 'subscriptionLife',
+    name: 'paused-then-ended',
+    what: 'on wall time: a paused subscription has no step (idle): the workflow waits for subscriptionChanged alone; signalled (canceled), it asks again and ends',
+    objectId: 'sub_rec_paused',
+    script: { step: [{ kind: 'ended' }] },
+    async drive(driver, id) {
+      await driver.start(subscriptionStart({ ...subscriptionRow(id, await driver.now()), status: 'paused' }));
+      await driver.idle();
+      await driver.signal('subscriptionChanged', []);
     },
     result: undefined,
   },
