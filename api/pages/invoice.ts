@@ -99,6 +99,9 @@ ${reason ? `<p role="alert">${escapeHtml(say(locale, 'linkPageChanged'))}</p>` :
     const view = await load(String(ctx.params.id));
     if (!view) return message(ctx, locale, undefined, 404, 'invoiceNotFoundTitle', null);
     const form = await readForm(ctx);
+    // Paid (or closed) meanwhile: said so before the token is looked at, so no page offers Pay then.
+    const refusal = await invoicePaymentRefusal(db, view.invoice);
+    if (refusal !== null) return refused(ctx, locale, view, refusal);
     // Another site's post, or a page from before the browser's cookie: nothing is made.
     if (!csrf.accepts(ctx, form, view.invoice.id)) return invoicePage(ctx, locale, view, 'page_changed');
     let url: string;
