@@ -108,8 +108,35 @@ describe('hosted invoice page in a browser', function () {
     assert.deepEqual((await chargesOf(renewal.id)).map((c: any) => [c.invoice_attempt, c.status, Number(c.amount_cents)]), [[1, 'succeeded', 150000]]);
     assert.deepEqual((await processorChargesOf(renewal.id)).map((c: any) => [c.status, Number(c.amount_cents)]), [['approved', 150000]], 'one processor charge');
     const attempt = await api.knex('payments').where({ invoice_id: renewal.id, invoice_attempt: 1 }).first('id');
-    assert.equal((await read(`/v1/payments/${attempt.id}`)).savedCardId, card.id, 'charged to the card kept on the page');
+    const charged = await read(`/v1/payments/${attempt.id}`);
+    assert.equal(charged.savedCardId, card.id, 'charged to the card kept on the page');
     assert.equal((await read(`/v1/subscriptions/${subscription.id}`)).status, 'active');
+
+    // Last, so that all above is checked first. BUG (services/, not fixed here): DESIGN.md "Test
+    // clocks" puts "the createdAt of its ... payments" and every email of a customer on a test clock
+    // in the clock's time, but the payment made on the invoice's page (services/checkouts/create.ts,
+    // now = ctx.clock.now()), its success and receipt (services/checkouts/settle-attempt.ts,
+    // recordPaymentOutcome: now = ctx.clock.now()) and the card_saved email (services/cards/keep.ts,
+    // now = clock.now()) carry the service's time (2027-01-15T04:30, where the suite starts); so do
+    // the renewal charge's success and receipt (settled through recordPaymentOutcome too).
+    const emails = await api.knex('emails').where({ to: 'pays-in-browser@example.com' }).orderBy('id').select('kind', 'created_at');
+    assert.deepEqual(
+      {
+        pagePayment: [payment.createdAt, payment.succeededAt],
+        renewalCharge: [charged.createdAt, charged.succeededAt],
+        emails: emails.map((e: any) => [e.kind, e.created_at.toISOString()]),
+      },
+      {
+        pagePayment: [start, start],
+        renewalCharge: ['2027-03-01T04:30:00.000Z', '2027-03-01T04:30:00.000Z'],
+        emails: [
+          ['receipt', start],
+          ['card_saved', start],
+          ['receipt', '2027-03-01T04:30:00.000Z'],
+        ],
+      },
+      'the payments and emails of a customer on a test clock carry the clock\'s time',
+    );
   });
 
   it('a recovery on day 4: declined on the 07/39 card (renewal, days 1 and 3), the customer pays the page in the browser with 01/39; paid, active, and no retry on days 7 and 14', async () => {
