@@ -1,12 +1,17 @@
 // Subscriptions: the create body (the fields built so far), the list's query and the object.
 import { idPattern } from '../../domain/ids';
 import { COLLECTION_METHODS } from '../../domain/invoices';
-import { SUBSCRIPTION_STATUSES } from '../../domain/subscription-rules';
+import { SUBSCRIPTION_STATUSES, TRIAL_END_BEHAVIORS } from '../../domain/subscription-rules';
 import { listQueryProperties } from '../platform/pagination';
 import { customerCreateSchema } from './customer';
 import { modeSchema, named, nullable, object, timestampSchema } from './json-schema';
 
 const quantity = { type: 'integer', minimum: 1, maximum: 10000, default: 1 };
+const trialEndBehavior = {
+  type: 'string',
+  enum: [...TRIAL_END_BEHAVIORS],
+  description: 'What the trial\'s end does when there is no card on file: `create_invoice` (the default) sends the first invoice to the customer to pay on its page, `pause` pauses the subscription, `cancel` ends it.',
+};
 
 export const subscriptionCreateSchema = object(
   {
@@ -24,20 +29,67 @@ export const subscriptionCreateSchema = object(
     cardId: { type: 'string', pattern: idPattern('savedCard'), description: 'A card of this customer: the first invoice and the renewals are charged to it (else the customer\'s default card; else the customer pays at `checkoutUrl`).' },
     daysUntilDue: { type: 'integer', minimum: 0, maximum: 365, default: 30 },
     reference: { type: 'string', maxLength: 120 },
+    successUrl: { type: 'string', maxLength: 2000, description: 'Where the hosted page sends the customer after paying the first invoice at `checkoutUrl`.' },
+    cancelUrl: { type: 'string', maxLength: 2000, description: 'Where the hosted page sends a customer who leaves without paying.' },
+    trialDays: { type: 'integer', minimum: 1, maximum: 730, description: 'A trial of this many days (of 24 hours) from now: `trialing`, the first invoice for nothing.' },
+    trialEnd: { type: 'string', format: 'date-time', description: 'A trial ending at this time (after now, within two years).' },
+    trialEndBehavior,
+    cancelAt: { type: 'string', format: 'date-time', description: 'Ends the subscription at this time (after now, within two years); the last period is billed only up to it, prorated by the second.' },
+    addInvoiceItems: {
+      type: 'array',
+      maxItems: 10,
+      description: 'One-off lines on the first invoice (a negative amount is a credit).',
+      items: object(
+        {
+          description: { type: 'string', minLength: 1, maxLength: 200 },
+          unitAmountCents: { type: 'integer', minimum: -100000000, maximum: 100000000 },
+          quantity,
+          discountable: { type: 'boolean', default: true },
+        },
+        ['description', 'unitAmountCents'],
+      ),
+    },
+    billingCycleAnchor: {
+      type: 'string',
+      default: 'now',
+      description: '`now` (the default: periods counted from the start, or from a trial\'s end). `first_of_month` and a time answer 501 in this version; with a trial, 400 `billing_cycle_anchor_invalid`.',
+    },
   },
   [],
   {
     allOf: [
       { dependentSchemas: { customerId: { properties: { customer: false } } }, if: { required: ['customer'] }, else: { required: ['customerId'] } },
       { dependentSchemas: { priceId: { properties: { items: false } }, quantity: { properties: { items: false } } }, if: { required: ['items'] }, else: { required: ['priceId'] } },
+      { dependentSchemas: { trialDays: { properties: { trialEnd: false } } } },
     ],
   },
+);
+
+const feedback = { type: 'string', enum: ['customer_service', 'low_quality', 'missing_features', 'other', 'switched_service', 'too_complex', 'too_expensive', 'unused'] };
+
+export const subscriptionUpdateSchema = object(
+  {
+    cardId: { type: 'string', pattern: idPattern('savedCard'), description: 'A card of this customer: the renewals are charged to it.' },
+    cancelAtPeriodEnd: { type: 'boolean', description: 'True: ends when the paid period runs out (withdraws a `cancelAt`); false withdraws that.' },
+    cancelAt: { ...nullable({ type: 'string', format: 'date-time' }), description: 'Ends the subscription at this time (after now, within two years; withdraws `cancelAtPeriodEnd`); null withdraws it.' },
+    cancellationDetails: object({ feedback, comment: { type: 'string', maxLength: 500 } }),
+    reference: nullable({ type: 'string', maxLength: 120 }),
+    collectionMethod: { type: 'string', enum: [...COLLECTION_METHODS], description: 'Applies from the next invoice.' },
+    daysUntilDue: { type: 'integer', minimum: 0, maximum: 365 },
+    trialEnd: {
+      anyOf: [{ const: 'now' }, { type: 'string', format: 'date-time' }],
+      description: 'Only while trialing (else 409 `subscription_change_refused`): `now` ends the trial at once (the first period is billed now), a time (after now, within two years) moves its end.',
+    },
+    trialEndBehavior,
+  },
+  [],
+  { examples: [{ cancelAt: '2027-06-30T18:30:00.000Z', reference: 'order-1042' }], dependentSchemas: { cancelAt: { not: { properties: { cancelAtPeriodEnd: { const: true } }, required: ['cancelAtPeriodEnd'] } } } },
 );
 
 export const subscriptionCancelSchema = object(
   {
     atPeriodEnd: { type: 'boolean', default: false },
-    feedback: { type: 'string', enum: ['customer_service', 'low_quality', 'missing_features', 'other', 'switched_service', 'too_complex', 'too_expensive', 'unused'] },
+    feedback,
     comment: { type: 'string', maxLength: 500 },
   },
   [],
@@ -77,7 +129,7 @@ const FIELDS = {
   cancellationDetails: object({ reason: nullable({ type: 'string' }), feedback: nullable({ type: 'string' }), comment: nullable({ type: 'string' }) }, ['reason', 'feedback', 'comment']),
   trialStart: maybeTime,
   trialEnd: maybeTime,
-  trialEndBehavior: { type: 'string', enum: ['create_invoice', 'pause', 'cancel'] },
+  trialEndBehavior: { type: 'string', enum: [...TRIAL_END_BEHAVIORS] },
   pauseCollection: { type: 'null' },
   discount: { type: 'null' },
   taxRateIds: { type: 'array', items: { type: 'string' } },

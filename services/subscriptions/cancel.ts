@@ -9,6 +9,7 @@ import { showSubscription } from './show';
 import type { TransactionContext } from '../context';
 import { billingNowOf } from '../test-clocks/billing-now';
 import { endSubscription } from './end';
+import { rescheduleSubscription } from './reschedule';
 
 export interface CancelInput {
   atPeriodEnd?: boolean;
@@ -23,7 +24,12 @@ export async function cancelSubscription(ctx: TransactionContext, subscriptionId
   const now = await billingNowOf(ctx, subscription.customer_id);
   const details = { ...subscription.cancellation_details, feedback: input.feedback ?? subscription.cancellation_details.feedback, comment: input.comment ?? subscription.cancellation_details.comment };
   const changes = { cancellation_details: details, canceled_at: now };
-  if (input.atPeriodEnd !== true) return endSubscription(ctx, await updateSubscription(ctx.db, subscription.id, changes), now, 'requested_by_merchant');
+  if (input.atPeriodEnd !== true) {
+    const ended = await endSubscription(ctx, await updateSubscription(ctx.db, subscription.id, changes), now, 'requested_by_merchant');
+    // Its workflow finishes now (a paused one waits for nothing else).
+    await rescheduleSubscription(ctx, ended);
+    return ended;
+  }
   const pending = await updateSubscription(ctx.db, subscription.id, { ...changes, cancel_at_period_end: true });
   await recordEvent(ctx.db, { accountId: pending.account_id, mode: pending.mode, type: 'customer.subscription.updated', data: await showSubscription(ctx.db, pending), now });
   return pending;

@@ -1,6 +1,9 @@
 // Invoice numbers, totals and a subscription period's lines, with the cents written out.
 import assert from 'node:assert/strict';
-import { invoiceNumber, invoiceTotals, periodLines } from '../../domain/invoices';
+import { addedLines, invoiceNumber, invoiceTotals, periodLines, trialLines } from '../../domain/invoices';
+import { periodFrom } from '../../domain/billing-periods';
+import type { PriceTerms } from '../../domain/pricing';
+import { prorate } from '../../domain/proration';
 
 describe('invoices: numbers, totals and period lines', () => {
   it('numbers read INV- and six digits at least', () => {
@@ -22,5 +25,37 @@ describe('invoices: numbers, totals and period lines', () => {
       { description: '11 × SMS bundle', quantity: 11, unitAmountCents: 455, amountCents: 5_000, periodStart: '2027-01-31T04:30:00.000Z', periodEnd: '2027-02-28T04:30:00.000Z', proration: false },
     ]);
     assert.deepEqual(invoiceTotals(lines), { subtotalCents: 455_000, discountCents: 0, taxCents: 0, totalCents: 455_000, creditAppliedCents: 0, amountDueCents: 455_000 });
+  });
+});
+
+describe('proration and cut periods', () => {
+  it('prorates by the whole second, rounding half away from zero, exact past 2^53', () => {
+    assert.equal(prorate(150000, 15 * 86400_000, 31 * 86400_000), 72581);
+    assert.equal(prorate(-150000, 15 * 86400_000, 31 * 86400_000), -72581);
+    assert.equal(prorate(3, 1000, 2000), 2, '1.5 rounds up');
+    assert.equal(prorate(-3, 1000, 2000), -2, '-1.5 rounds away from zero');
+    assert.equal(prorate(100, 1999, 4000), 25, 'a part second does not count');
+    assert.equal(prorate(100, 5000, 4000), 100, 'never more than the whole');
+    assert.equal(prorate(9_000_000_000_000, 31_536_000_000 - 1000, 31_536_000_000), 8_999_999_714_612);
+    assert.throws(() => prorate(100, 0, 999), RangeError);
+  });
+
+  it('a period cut at cancelAt bills its part, marked proration; one not cut bills the whole', () => {
+    const monthly = { interval: 'month' as const, intervalCount: 1 };
+    const anchor = new Date('2027-01-31T04:30:00.000Z');
+    const cut = periodFrom(anchor, monthly, new Date('2027-02-28T04:30:00.000Z'), new Date('2027-03-15T04:30:00.000Z'));
+    assert.deepEqual([cut.end.toISOString(), cut.fullEnd?.toISOString()], ['2027-03-15T04:30:00.000Z', '2027-03-31T04:30:00.000Z']);
+    const item = { productName: 'Pro plan', quantity: 2, terms: { billingScheme: 'per_unit' as const, unitAmountCents: 150000 } as PriceTerms };
+    assert.deepEqual(periodLines([item], cut).map((l) => [l.amountCents, l.unitAmountCents, l.proration]), [[145161, 72581, true]]);
+    const whole = periodFrom(anchor, monthly, new Date('2027-02-28T04:30:00.000Z'), new Date('2027-04-30T00:00:00.000Z'));
+    assert.deepEqual([whole.end.toISOString(), whole.fullEnd], ['2027-03-31T04:30:00.000Z', undefined]);
+    assert.deepEqual(periodLines([item], whole).map((l) => [l.amountCents, l.unitAmountCents, l.proration]), [[300000, 150000, false]]);
+  });
+
+  it('one-off lines and a trial\'s lines', () => {
+    assert.deepEqual(addedLines([{ description: 'Credit', unitAmountCents: -5000, quantity: 3 }]), [{ description: 'Credit', quantity: 3, unitAmountCents: -5000, amountCents: -15000, periodStart: null, periodEnd: null, proration: false }]);
+    const trial = { start: new Date('2027-01-01T00:00:00.000Z'), end: new Date('2027-01-15T00:00:00.000Z') };
+    const [line] = trialLines([{ productName: 'Pro plan', quantity: 1, terms: { billingScheme: 'per_unit', unitAmountCents: 1000 } as PriceTerms }], trial);
+    assert.deepEqual([line!.description, line!.amountCents, line!.periodEnd], ['Trial period for Pro plan', 0, '2027-01-15T00:00:00.000Z']);
   });
 });

@@ -1,6 +1,6 @@
 // Which changes each subscription status allows, per the spec's transitions.
 import assert from 'node:assert/strict';
-import { pausedWithoutCard, SUBSCRIPTION_STATUSES, subscriptionChangeRefusal, type SubscriptionChange } from '../../domain/subscription-rules';
+import { billingDateRefusal, nextSubscriptionStep, pausedWithoutCard, sameStep, SUBSCRIPTION_STATUSES, subscriptionChangeRefusal, type SubscriptionChange, type SubscriptionTimes } from '../../domain/subscription-rules';
 
 const reason = (status: (typeof SUBSCRIPTION_STATUSES)[number], change: SubscriptionChange) => subscriptionChangeRefusal('sub_1', status, change)?.reason ?? 'allowed';
 
@@ -24,5 +24,52 @@ describe('subscription rules: the changes each status allows', () => {
     for (const status of ['incomplete', 'active', 'past_due', 'unpaid', 'paused'] as const) assert.equal(reason(status, 'trial_end'), 'subscription_change_refused');
     assert.match(subscriptionChangeRefusal('sub_1', 'active', 'trial_end')!.message, /only while it is trialing/);
     assert.deepEqual([pausedWithoutCard('sub_1').reason, pausedWithoutCard('sub_1').status], ['subscription_change_refused', 409]);
+  });
+});
+
+describe('subscription rules: the next step of a subscription\'s life', () => {
+  const t = (iso: string) => new Date(iso);
+  const base = { status: 'active' as const, created_at: t('2027-01-01T00:00:00.000Z'), current_period_end: t('2027-02-01T00:00:00.000Z'), trial_end: null, trial_notice_for: null, cancel_at: null };
+  const step = (changes: Partial<SubscriptionTimes>) => {
+    const next = nextSubscriptionStep({ ...base, ...changes });
+    return 'at' in next ? [next.kind, new Date(next.at).toISOString()] : [next.kind];
+  };
+
+  it('ended and paused subscriptions have no step; an incomplete one expires 23 hours after it was made', () => {
+    assert.deepEqual([step({ status: 'canceled' }), step({ status: 'incomplete_expired' }), step({ status: 'paused' })], [['ended'], ['ended'], ['idle']]);
+    assert.deepEqual(step({ status: 'incomplete' }), ['expire_incomplete', '2027-01-01T23:00:00.000Z']);
+  });
+
+  it('running ones renew at the period\'s end (past_due and unpaid too), unless cancelAt falls first or on it', () => {
+    for (const status of ['active', 'past_due', 'unpaid'] as const) assert.deepEqual(step({ status }), ['renew', '2027-02-01T00:00:00.000Z']);
+    assert.deepEqual(step({ cancel_at: t('2027-01-20T00:00:00.000Z') }), ['cancel', '2027-01-20T00:00:00.000Z']);
+    assert.deepEqual(step({ cancel_at: t('2027-02-01T00:00:00.000Z') }), ['cancel', '2027-02-01T00:00:00.000Z']);
+    assert.deepEqual(step({ cancel_at: t('2027-02-01T00:00:01.000Z') }), ['renew', '2027-02-01T00:00:00.000Z']);
+  });
+
+  it('a trial is noticed three days before its end (at once when shorter), once per end, then ends; a cancelAt inside it comes first', () => {
+    const trial = { status: 'trialing' as const, trial_end: t('2027-01-15T00:00:00.000Z'), current_period_end: t('2027-01-15T00:00:00.000Z') };
+    assert.deepEqual(step(trial), ['trial_will_end', '2027-01-12T00:00:00.000Z']);
+    assert.deepEqual(step({ ...trial, trial_end: t('2027-01-02T00:00:00.000Z') }), ['trial_will_end', '2027-01-01T00:00:00.000Z']);
+    assert.deepEqual(step({ ...trial, trial_notice_for: t('2027-01-15T00:00:00.000Z') }), ['trial_end', '2027-01-15T00:00:00.000Z']);
+    assert.deepEqual(step({ ...trial, trial_notice_for: t('2027-01-10T00:00:00.000Z') }), ['trial_will_end', '2027-01-12T00:00:00.000Z'], 'a trial moved later is noticed again');
+    assert.deepEqual(step({ ...trial, cancel_at: t('2027-01-14T00:00:00.000Z') }), ['cancel', '2027-01-14T00:00:00.000Z']);
+  });
+
+  it('a step is the same only with the same kind and instant', () => {
+    assert.ok(sameStep({ kind: 'renew', at: 5 }, { kind: 'renew', at: 5 }));
+    assert.ok(!sameStep({ kind: 'renew', at: 5 }, { kind: 'renew', at: 6 }));
+    assert.ok(!sameStep({ kind: 'renew', at: 5 }, { kind: 'cancel', at: 5 }));
+    assert.ok(sameStep({ kind: 'idle' }, { kind: 'idle' }));
+  });
+
+  it('trialEnd and cancelAt: after now, at most two years ahead (billing_date_invalid, naming the field)', () => {
+    const now = t('2027-01-15T04:30:00.000Z');
+    assert.equal(billingDateRefusal('cancelAt', t('2027-01-15T04:30:00.001Z'), now), null);
+    assert.equal(billingDateRefusal('cancelAt', t('2029-01-15T04:30:00.000Z'), now), null);
+    for (const at of ['2027-01-15T04:30:00.000Z', '2029-01-15T04:30:00.001Z']) {
+      const refusal = billingDateRefusal('trialEnd', t(at), now)!;
+      assert.deepEqual([refusal.reason, refusal.fields?.[0]?.path], ['billing_date_invalid', 'trialEnd']);
+    }
   });
 });

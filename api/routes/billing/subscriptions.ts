@@ -1,9 +1,11 @@
 // Subscriptions: POST /v1/subscriptions, GET /v1/subscriptions (customerId, status),
-// GET /v1/subscriptions/{id}; see docs/subscriptions.md for what is built so far.
+// GET /v1/subscriptions/{id}, POST /v1/subscriptions/{id} (update), cancel and resume; see
+// docs/subscriptions.md.
 import { itemsOf, subscriptionsQuery, type SubscriptionRow } from '../../../db/subscriptions';
 import { idPattern } from '../../../domain/ids';
 import { cancelSubscription, type CancelInput } from '../../../services/subscriptions/cancel';
 import { resumeSubscription } from '../../../services/subscriptions/resume';
+import { updateSubscriptionFields, type UpdateInput } from '../../../services/subscriptions/update';
 import { showSubscription } from '../../../services/subscriptions/show';
 import type { SubscriptionStatus } from '../../../domain/subscription-rules';
 import { createSubscription, type SubscriptionInput } from '../../../services/subscriptions/create';
@@ -12,7 +14,7 @@ import { subscriptionView } from '../../../views/subscription';
 import { type ListQuery } from '../../platform/pagination';
 import { findIn, getRoute, listRoute } from '../../platform/resource-routes';
 import { defineRoute } from '../../platform/route';
-import { subscriptionCancelSchema, subscriptionCreateSchema, subscriptionListQuerySchema, subscriptionSchema } from '../../schemas/subscription';
+import { subscriptionCancelSchema, subscriptionCreateSchema, subscriptionListQuerySchema, subscriptionSchema, subscriptionUpdateSchema } from '../../schemas/subscription';
 
 const TAG = 'Subscriptions';
 const subscriptionTable = { kind: 'subscription', table: 'subscriptions' } as const;
@@ -31,7 +33,7 @@ export const subscriptionRoutes = [
     body: subscriptionCreateSchema,
     responses: { 201: { description: 'The new subscription.', schema: subscriptionSchema } },
     // 404 also without a reason: no such customer or price.
-    errors: ['items_invalid', 'price_unavailable', 'card_not_reusable', 'mode_mismatch'],
+    errors: ['items_invalid', 'billing_date_invalid', 'billing_cycle_anchor_invalid', 'price_unavailable', 'card_not_reusable', 'saved_cards_off', 'mode_mismatch'],
     async handler(input) {
       return { status: 201, body: (await createSubscription(transactional(input), input.caller, input.body)).view };
     },
@@ -64,6 +66,27 @@ export const subscriptionRoutes = [
     answer: 'The subscription.',
     view: (row, db) => showSubscription(db, row),
   }),
+  defineRoute<UpdateInput, unknown, { id: string }>({
+    method: 'POST',
+    path: '/v1/subscriptions/{id}',
+    operationId: 'updateSubscription',
+    summary: 'Update a subscription',
+    description:
+      'Changes only the fields sent, none of which changes a price (price and quantity changes come with proration): `cardId` (a card of this customer, for the renewals), `cancelAtPeriodEnd` or `cancelAt` (setting one withdraws the other; `cancelAt` null withdraws it), `cancellationDetails`, `reference`, `collectionMethod` and `daysUntilDue` (from the next invoice), `trialEnd` (only while trialing: `now` ends the trial at once and bills the first period; a time moves it) and `trialEndBehavior`. Sends `customer.subscription.updated`.',
+    tag: TAG,
+    auth: { permission: 'billing:write' },
+    idempotent: true,
+    params: { id: idPattern('subscription') },
+    body: subscriptionUpdateSchema,
+    responses: { 200: { description: 'The subscription, updated.', schema: subscriptionSchema } },
+    // 404 also without a reason: no such subscription or card.
+    errors: ['billing_date_invalid', 'subscription_ended', 'subscription_change_refused', 'card_not_reusable'],
+    async handler(input) {
+      const found = await findIn<SubscriptionRow>(input.db, subscriptionTable, input.params.id, input.caller);
+      const row = await updateSubscriptionFields(transactional(input), found.id, input.body);
+      return { status: 200, body: await showSubscription(input.db, row) };
+    },
+  }),
   defineRoute<CancelInput, unknown, { id: string }>({
     method: 'POST',
     path: '/v1/subscriptions/{id}/cancel',
@@ -89,7 +112,8 @@ export const subscriptionRoutes = [
     path: '/v1/subscriptions/{id}/resume',
     operationId: 'resumeSubscription',
     summary: 'Resume a subscription',
-    description: 'Withdraws a pending cancellation; a subscription with nothing to resume is returned as it is.',
+    description:
+      'Withdraws a pending cancellation, or restarts a paused subscription: with a card on file it is `active` again with a new period from now, billed at once (`customer.subscription.resumed`); with none, 409 `subscription_change_refused`. A subscription with neither is returned as it is.',
     tag: TAG,
     auth: { permission: 'billing:write' },
     idempotent: true,

@@ -1,0 +1,78 @@
+// Update a subscription (POST /v1/subscriptions/{id}): the fields that change no price (price and
+// quantity changes come with proration). Only the fields sent change; the time is the customer's.
+// - `cardId`: a card of this customer, charged for the renewals (and, from then on, the invoices
+//   still collected: each attempt takes the card on file as it is then);
+// - `cancelAtPeriodEnd` and `cancelAt` (the two exclusive: setting one withdraws the other; null
+//   withdraws `cancelAt`), `cancellationDetails`, `reference`;
+// - `collectionMethod`, `daysUntilDue`: from the next invoice;
+// - `trialEnd` (only while trialing): `now` ends the trial at once, in this request (the first
+//   period is billed now: services/subscriptions/trial.ts), a time moves its end (its notice is
+//   due again); `trialEndBehavior`.
+// A change that moves the next step (a trial's end, `cancelAt`) reschedules its workflow.
+// customer.subscription.updated, always.
+import type { CustomerRow } from '../../db/customers';
+import { recordEvent } from '../../db/events';
+import { lockSubscription, updateSubscription, type SubscriptionRow } from '../../db/subscriptions';
+import type { CollectionMethod } from '../../domain/invoices';
+import { billingDateRefusal, nextSubscriptionStep, sameStep, subscriptionChangeRefusal, type TrialEndBehavior } from '../../domain/subscription-rules';
+import type { TransactionContext } from '../context';
+import { billingNowOf } from '../test-clocks/billing-now';
+import { rescheduleSubscription } from './reschedule';
+import { showSubscription } from './show';
+import { endTrial } from './trial';
+import { checkUsableCard } from './usable-card';
+
+export interface UpdateInput {
+  cardId?: string;
+  cancelAtPeriodEnd?: boolean;
+  cancelAt?: string | null;
+  cancellationDetails?: { feedback?: string; comment?: string };
+  reference?: string | null;
+  collectionMethod?: CollectionMethod;
+  daysUntilDue?: number;
+  trialEnd?: string;
+  trialEndBehavior?: TrialEndBehavior;
+}
+
+export async function updateSubscriptionFields(ctx: TransactionContext, subscriptionId: string, input: UpdateInput): Promise<SubscriptionRow> {
+  const subscription = await lockSubscription(ctx.db, subscriptionId);
+  const refusal = subscriptionChangeRefusal(subscription.id, subscription.status, input.trialEnd !== undefined ? 'trial_end' : 'update');
+  if (refusal !== null) throw refusal;
+  const now = await billingNowOf(ctx, subscription.customer_id);
+  const changes: Partial<SubscriptionRow> = {};
+  if (input.cardId !== undefined) {
+    const customer = (await ctx.db('customers').where({ id: subscription.customer_id }).first('account_id', 'mode', 'email')) as Pick<CustomerRow, 'account_id' | 'mode' | 'email'>;
+    await checkUsableCard(ctx, customer, input.cardId);
+    changes.card_id = input.cardId;
+    changes.card_missing_since = null;
+  }
+  if (input.cancelAt !== undefined) {
+    const cancelAt = input.cancelAt === null ? null : new Date(input.cancelAt);
+    const dateRefusal = cancelAt === null ? null : billingDateRefusal('cancelAt', cancelAt, now);
+    if (dateRefusal !== null) throw dateRefusal;
+    Object.assign(changes, { cancel_at: cancelAt }, cancelAt === null ? {} : { cancel_at_period_end: false });
+  }
+  if (input.cancelAtPeriodEnd !== undefined) Object.assign(changes, { cancel_at_period_end: input.cancelAtPeriodEnd, canceled_at: input.cancelAtPeriodEnd ? now : null }, input.cancelAtPeriodEnd ? { cancel_at: null } : {});
+  if (input.cancellationDetails !== undefined) {
+    const { feedback, comment } = input.cancellationDetails;
+    changes.cancellation_details = { ...subscription.cancellation_details, feedback: feedback ?? subscription.cancellation_details.feedback, comment: comment ?? subscription.cancellation_details.comment };
+  }
+  if (input.reference !== undefined) changes.reference = input.reference;
+  if (input.collectionMethod !== undefined) changes.collection_method = input.collectionMethod;
+  if (input.daysUntilDue !== undefined) changes.days_until_due = input.daysUntilDue;
+  if (input.trialEndBehavior !== undefined) changes.trial_end_behavior = input.trialEndBehavior;
+  const trialEndsNow = input.trialEnd === 'now';
+  if (input.trialEnd !== undefined && !trialEndsNow) {
+    const trialEnd = new Date(input.trialEnd);
+    const dateRefusal = billingDateRefusal('trialEnd', trialEnd, now);
+    if (dateRefusal !== null) throw dateRefusal;
+    // The paid periods are counted from the trial's end.
+    Object.assign(changes, { trial_end: trialEnd, current_period_end: trialEnd, billing_cycle_anchor: trialEnd });
+  }
+  let updated = await updateSubscription(ctx.db, subscription.id, changes);
+  if (trialEndsNow) updated = await endTrial(ctx, updated, now);
+  if (!sameStep(nextSubscriptionStep(subscription), nextSubscriptionStep(updated))) await rescheduleSubscription(ctx, updated);
+  // A trial ended now has told of the change already (customer.subscription.updated, or .deleted).
+  if (!trialEndsNow) await recordEvent(ctx.db, { accountId: updated.account_id, mode: updated.mode, type: 'customer.subscription.updated', data: await showSubscription(ctx.db, updated), now });
+  return updated;
+}
