@@ -17,6 +17,7 @@ import { savedCardView } from '../../views/saved-card';
 import type { ProcessorServiceDeps } from '../context';
 import { keepEmail } from '../emails/keep';
 import { inTransaction } from '../run';
+import { paymentNow } from '../test-clocks/billing-now';
 
 export async function keepCard(deps: ProcessorServiceDeps, paymentId: string): Promise<void> {
   const payment = await findPayment(deps.db, paymentId);
@@ -27,10 +28,10 @@ export async function keepCard(deps: ProcessorServiceDeps, paymentId: string): P
       ? { status: 'refused', message: 'No card processor keeps cards in this mode.' }
       : await processor.saveCard(processorReference(payment.id, payment.settled_attempt));
   const cardId = await inTransaction(deps, async (ctx) => {
-    const { db: trx, clock } = ctx;
+    const { db: trx } = ctx;
     const locked = await lockPaymentWithConsent(trx, paymentId);
     if (locked.card_save !== 'requested') return undefined;
-    const now = clock.now();
+    const now = await paymentNow(ctx, locked);
     const scope = { accountId: locked.account_id, mode: locked.mode, now };
     if (saved.status === 'refused') {
       const [failed] = await trx('payments').where({ id: paymentId }).update({ card_save: 'failed' }).returning('*');

@@ -10,6 +10,7 @@ import { newCheckoutRows, openCheckout, type NewCheckoutRows } from '../../db/ch
 import type { KeyToRecord } from '../../db/idempotency-keys';
 import { checkoutLifetimeStart } from '../../orchestration/starts';
 import { checkoutView } from '../../views/checkout';
+import { paymentNow } from '../test-clocks/billing-now';
 import type { AccountScope, ServiceContext } from '../context';
 
 export interface CheckoutInput {
@@ -81,7 +82,9 @@ export async function createCheckout(
   // The schema's pattern admits only numbers the normaliser reads.
   const phone = input.customer?.phone === undefined ? null : normaliseSriLankanPhone(input.customer.phone)!;
   const { account, mode } = scope;
-  const now = ctx.clock.now();
+  // An invoice's payment lives in its customer's time (a test clock's); the checkout's 30 minutes run on the service's.
+  const serviceNow = ctx.clock.now();
+  const now = origin.invoiceId === undefined ? serviceNow : await paymentNow(ctx, { invoice_id: origin.invoiceId });
   const plan = planOf(ctx.config.plans, account.plan);
   const checkoutId = newId('checkout', now.getTime());
   const locale = input.locale ?? 'en';
@@ -107,7 +110,7 @@ export async function createCheckout(
       success_url: input.successUrl ?? null,
       cancel_url: input.cancelUrl ?? null,
       save_card: input.saveCard ?? false,
-      expires_at: new Date(now.getTime() + ctx.config.checkoutLifetimeMs),
+      expires_at: new Date(serviceNow.getTime() + ctx.config.checkoutLifetimeMs),
     },
   );
   // The answer is recorded with the key in the write itself, so it is made first.

@@ -21,6 +21,7 @@ import type { Locale } from '../../domain/locale';
 import { isPaid } from '../../domain/checkout-rules';
 import type { ProcessorServiceDeps, ServiceContext } from '../context';
 import { inTransaction } from '../run';
+import { paymentNow } from '../test-clocks/billing-now';
 
 export type AttemptResult = 'succeeded' | 'failed' | 'pending';
 
@@ -90,7 +91,7 @@ export async function recordPaymentOutcome(
   attempt: number,
   merchant: PaymentMerchant,
 ): Promise<PaymentRow | null> {
-  const now = ctx.clock.now();
+  const now = await paymentNow(ctx, payment);
   let patch: Partial<PaymentRow> & Record<string, unknown>;
   if (outcome.status === 'approved') {
     const { feeCents, netCents } = paymentFee(centsFromDb(payment.amount_cents), planOf(ctx.config.plans, merchant.plan));

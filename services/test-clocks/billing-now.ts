@@ -12,3 +12,17 @@ export async function billingNow(ctx: Pick<ServiceContext, 'db' | 'clock'>, cust
 export async function billingNowOf(ctx: Pick<ServiceContext, 'db' | 'clock'>, customerId: string): Promise<Date> {
   return billingNow(ctx, (await ctx.db('customers').where({ id: customerId }).first('test_clock_id')) as Pick<CustomerRow, 'test_clock_id'>);
 }
+
+/**
+ * "Now" for a payment: when it pays an invoice, the time of the invoice's customer (a test clock's,
+ * if it lives on one); otherwise the service's.
+ */
+export async function paymentNow(ctx: Pick<ServiceContext, 'db' | 'clock'>, payment: { invoice_id: string | null }): Promise<Date> {
+  if (payment.invoice_id === null) return ctx.clock.now();
+  const row = (await ctx.db('invoices as i')
+    .join('customers as c', 'c.id', 'i.customer_id')
+    .leftJoin('test_clocks as t', 't.id', 'c.test_clock_id')
+    .where('i.id', payment.invoice_id)
+    .first('t.frozen_time')) as { frozen_time: Date | null } | undefined;
+  return row?.frozen_time ?? ctx.clock.now();
+}

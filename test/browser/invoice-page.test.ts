@@ -112,13 +112,8 @@ describe('hosted invoice page in a browser', function () {
     assert.equal(charged.savedCardId, card.id, 'charged to the card kept on the page');
     assert.equal((await read(`/v1/subscriptions/${subscription.id}`)).status, 'active');
 
-    // Last, so that all above is checked first. BUG (services/, not fixed here): DESIGN.md "Test
-    // clocks" puts "the createdAt of its ... payments" and every email of a customer on a test clock
-    // in the clock's time, but the payment made on the invoice's page (services/checkouts/create.ts,
-    // now = ctx.clock.now()), its success and receipt (services/checkouts/settle-attempt.ts,
-    // recordPaymentOutcome: now = ctx.clock.now()) and the card_saved email (services/cards/keep.ts,
-    // now = clock.now()) carry the service's time (2027-01-15T04:30, where the suite starts); so do
-    // the renewal charge's success and receipt (settled through recordPaymentOutcome too).
+    // DESIGN.md "Test clocks": the payments and emails of a customer on a test clock carry the
+    // clock's time (services/test-clocks/billing-now.ts paymentNow), not the service's (2027-01-15).
     const emails = await api.knex('emails').where({ to: 'pays-in-browser@example.com' }).orderBy('id').select('kind', 'created_at');
     assert.deepEqual(
       {
