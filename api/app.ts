@@ -75,7 +75,7 @@ export function createApp(deps: AppDeps): App {
   const clock = deps.clock ?? systemClock;
   const limiter = deps.limiter ?? createRateLimiter({ perMinute: config.rateLimitPerMinute, store: config.rateLimitStore, db: deps.db });
   const processors = createProcessors({ db: deps.db, clock, publicBaseUrl: () => config.publicBaseUrl });
-  const routes = apiRoutes(config, processors);
+  const routes = apiRoutes(config, processors, log);
   // Behind a proxy, the client address is the entry the last trusted proxy appended to
   // X-Forwarded-For; entries before it are the client's own to forge.
   const koa = new Koa<ApiState>({ proxy: config.trustProxy, maxIpsCount: config.trustedProxyHops });

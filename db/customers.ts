@@ -58,3 +58,8 @@ export function customersQuery(db: Knex | Knex.Transaction, scope: { accountId: 
   const query = db<CustomerRow>('customers').where({ account_id: scope.accountId, mode: scope.mode });
   return email === undefined ? query : query.whereRaw('lower(email) = lower(?)', [email]);
 }
+
+/** The customer's test clock, or null (wall time). */
+export async function customerClockId(db: Knex | Knex.Transaction, customerId: string): Promise<string | null> {
+  return ((await db('customers').where({ id: customerId }).first('test_clock_id')) as Pick<CustomerRow, 'test_clock_id'>).test_clock_id;
+}

@@ -49,6 +49,10 @@ export async function insertInvoice(db: Db, row: InvoiceRow): Promise<void> {
   await db('invoices').insert({ ...row, lines: JSON.stringify(row.lines) });
 }
 
+export async function findInvoice(db: Db, id: string): Promise<InvoiceRow> {
+  return (await db('invoices').where({ id }).first()) as InvoiceRow;
+}
+
 export async function lockInvoice(db: Db, id: string): Promise<InvoiceRow> {
   return (await db('invoices').where({ id }).forUpdate().first()) as InvoiceRow;
 }

@@ -105,3 +105,9 @@ export function invoiceCollectionStart(invoice: CollectedInvoice, clockId: strin
       : { invoiceId: invoice.id, clockId, collectionMethod: 'charge_automatically', attempt: invoice.attempt_count + 1, attemptAt: invoice.next_attempt_at?.getTime() ?? null };
   return { workflowType: type('invoiceCollection'), workflowId: workflowIdFor('invoice', invoice.id), args: [input], accountId: invoice.account_id, mode: invoice.mode };
 }
+
+/** One attempt at an invoice's charge asked for by the merchant (POST /v1/invoices/{id}/pay), asked about until decided. */
+export function invoicePaymentStart(invoice: { id: string; account_id: string; mode: Mode }, attempt: number, clockId: string | null): WorkflowStart {
+  const input: InvoiceCollectionInput = { invoiceId: invoice.id, clockId, collectionMethod: 'charge_automatically', attempt, attemptAt: null, once: true };
+  return { workflowType: type('invoiceCollection'), workflowId: workflowIdFor('invoice-payment', `${invoice.id}/${attempt}`), args: [input], accountId: invoice.account_id, mode: invoice.mode };
+}

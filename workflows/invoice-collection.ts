@@ -25,6 +25,8 @@ export interface InvoiceCollectionInput {
   /** send_invoice: when the invoice was finalised and when it falls due (ms since the epoch). */
   finalizedAt?: number;
   dueDate?: number;
+  /** One attempt only (a charge asked for by POST /v1/invoices/{id}/pay), seen to its outcome. */
+  once?: boolean;
 }
 
 const { chargeInvoice, noticeInvoice } = proxyActivities<InvoiceActivities>({
@@ -59,7 +61,7 @@ export async function invoiceCollection(input: InvoiceCollectionInput): Promise<
       await sleep(chargePollDelayMs(asked));
       step = await chargeInvoice(input.invoiceId, attempt);
     }
-    if (step.kind !== 'declined' || step.nextAttemptAt === null) return time.leave();
+    if (input.once === true || step.kind !== 'declined' || step.nextAttemptAt === null) return time.leave();
     at = step.nextAttemptAt;
   }
 }

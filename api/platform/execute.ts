@@ -31,12 +31,12 @@ export function execute(route: RouteSpec, deps: ExecuteDeps) {
       result = await run(deps.db);
     } else if (route.idempotent) {
       const attempt =
-        route.transaction === 'statement' ? recordInStatement(deps.db, (key) => run(deps.db, key)) : claimThenRun(deps.db, run);
+        route.transaction === 'statement' ? recordInStatement(deps.db, (key) => run(deps.db, key)) : claimThenRun(deps.db, run, route.transaction === 'steps' ? 'steps' : 'transaction');
       const outcome = await runIdempotently(ctx, deps, attempt);
       ({ result, json } = outcome);
       if (outcome.replayed) ctx.set('Idempotent-Replayed', 'true');
     } else {
-      result = await (route.transaction === 'statement' ? run(deps.db) : deps.db.transaction((trx) => run(trx)));
+      result = await (route.transaction === 'statement' || route.transaction === 'steps' ? run(deps.db) : deps.db.transaction((trx) => run(trx)));
     }
     ctx.status = result.status;
     if (json === undefined) {

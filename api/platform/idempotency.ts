@@ -70,24 +70,28 @@ export async function runIdempotently(
 }
 
 /**
- * Claims the key, then runs `work` in a transaction that stores its answer with its changes. A
- * failed request releases the key.
+ * Claims the key, then runs `work` in a transaction that stores its answer with its changes; or,
+ * for work done in steps that commit on their own, runs it and then stores its answer. A failed
+ * request releases the key.
  */
-export function claimThenRun(db: Knex, work: (trx: Knex.Transaction) => Promise<HandlerResult>): Attempt {
+export function claimThenRun(db: Knex, work: (db: Knex | Knex.Transaction) => Promise<HandlerResult>, how: 'transaction' | 'steps' = 'transaction'): Attempt {
   return async (key) => {
     const lockToken = await claimKey(db, key);
     if (lockToken === null) return { held: null };
     try {
       // The body is serialised once: stored here, and sent as it is.
       let json: string | undefined;
-      const result = await db.transaction(async (trx) => {
-        const answer = await work(trx);
+      const answered = async (trx: Knex.Transaction, answer: HandlerResult) => {
         if (answer.status >= 200 && answer.status < 300) {
           json = JSON.stringify(answer.body);
           await completeKey(trx, key.scope, lockToken, answer.status, json);
         }
         return answer;
-      });
+      };
+      const result =
+        how === 'steps'
+          ? await work(db).then((answer) => db.transaction((trx) => answered(trx, answer)))
+          : await db.transaction(async (trx) => answered(trx, await work(trx)));
       if (result.status < 200 || result.status >= 300) await releaseKey(db, key.scope, lockToken);
       return { result, json };
     } catch (err) {

@@ -77,9 +77,11 @@ export interface RouteSpec<Body = unknown, Query = unknown, Params = Record<stri
    * Writes run in a knex transaction unless stated. `statement`: the handler writes in a single
    * statement, atomic on its own, with no transaction around it; on an IK route that statement
    * also records the key with the answer (`idempotencyKey`), and throws KeyTaken when the key is
-   * held. Two round trips instead of six, for the hottest write.
+   * held. Two round trips instead of six, for the hottest write. `steps`: the handler commits
+   * its steps one by one (a processor is called between them, with no transaction held); on an
+   * IK route the key is claimed before and its answer recorded after the last.
    */
-  transaction?: 'knex' | 'statement';
+  transaction?: 'knex' | 'statement' | 'steps';
   /** Cross-origin browser requests: `own` (the service's origins) unless stated. */
   cors?: 'any' | 'own';
   handler(input: HandlerInput<Body, Query, Params>): Promise<HandlerResult>;

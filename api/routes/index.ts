@@ -1,5 +1,6 @@
 // Every API route, in one table: the router mounts them and the OpenAPI document describes them.
 import type { Config } from '../../config';
+import type { Logger } from 'pino';
 import type { Processors } from '../../processor';
 import type { RouteSpec } from '../platform/route';
 import { accountRoutes } from './account';
@@ -19,8 +20,8 @@ import { upgradeRequestRoutes } from './upgrade-requests';
 import { eventRoutes } from './events';
 import { webhookEndpointRoutes } from './webhook-endpoints';
 
-export function apiRoutes(config: Config, processors: Processors): RouteSpec[] {
-  const routes: RouteSpec[] = [...accountRoutes, ...upgradeRequestRoutes, ...customerRoutes, ...productRoutes, ...priceRoutes, ...testClockRoutes, ...invoiceRoutes, ...subscriptionRoutes, ...checkoutRoutes, ...paymentRoutes, ...refundRoutes, ...paymentLinkRoutes, ...cardRoutes(processors), ...eventRoutes, ...webhookEndpointRoutes];
+export function apiRoutes(config: Config, processors: Processors, log: Logger): RouteSpec[] {
+  const routes: RouteSpec[] = [...accountRoutes, ...upgradeRequestRoutes, ...customerRoutes, ...productRoutes, ...priceRoutes, ...testClockRoutes, ...invoiceRoutes(processors, log), ...subscriptionRoutes, ...checkoutRoutes, ...paymentRoutes, ...refundRoutes, ...paymentLinkRoutes, ...cardRoutes(processors), ...eventRoutes, ...webhookEndpointRoutes];
   routes.push(openApiRoute(() => routes, config.publicBaseUrl));
   return routes;
 }

@@ -22,6 +22,21 @@ export const invoiceListQuerySchema = object({
   status: { type: 'string', enum: [...INVOICE_STATUSES] },
 });
 
+export const upcomingInvoiceQuerySchema = object({ subscriptionId: { type: 'string', pattern: idPattern('subscription') } }, ['subscriptionId']);
+
+export const invoicePreviewSchema = object(
+  {
+    subscriptionId: { type: 'string', pattern: idPattern('subscription') },
+    items: { type: 'array', maxItems: 10, items: { type: 'object' }, description: 'Item changes, as on update: answered 501 in this version (they come with proration).' },
+    priceId: { type: 'string', pattern: idPattern('price'), description: 'Answered 501 in this version (price changes come with proration).' },
+    quantity: { type: 'integer', minimum: 1, maximum: 10000, description: 'Answered 501 in this version (quantity changes come with proration).' },
+    prorationBehavior: { type: 'string', enum: ['create_prorations', 'always_invoice', 'none'], default: 'create_prorations' },
+    prorationDate: { type: 'string', format: 'date-time', description: 'Inside the current period and not after now (default now); send the same with the update.' },
+  },
+  ['subscriptionId'],
+  { examples: [{ subscriptionId: 'sub_0mw8a3k2x9q1c7v5b4n6m2z8' }] },
+);
+
 const cents = { type: 'integer' };
 const lineSchema = object(
   {
@@ -38,7 +53,7 @@ const lineSchema = object(
 
 const FIELDS = {
   object: { const: 'invoice' },
-  id: { type: 'string', pattern: idPattern('invoice') },
+  id: { anyOf: [{ type: 'string', pattern: idPattern('invoice') }, { type: 'string', pattern: `^upcoming_${idPattern('subscription').slice(1)}`, description: 'A preview\'s: not stored.' }] },
   mode: modeSchema,
   number: nullable({ type: 'string', pattern: '^INV-[0-9]{6,}$', description: 'Given when finalised, from INV-000001 upward per account and mode, without gaps.' }),
   status: { type: 'string', enum: [...INVOICE_STATUSES] },

@@ -16,7 +16,7 @@ import { nextAttemptAt, statusAfterDecline, statusAfterPayment } from '../../dom
 import { centsFromDb } from '../../domain/money';
 import { invoiceView } from '../../views/invoice';
 import { subscriptionView } from '../../views/subscription';
-import type { ProcessorServiceDeps, TransactionContext } from '../context';
+import type { ProcessorServiceDeps, ServiceDeps, TransactionContext } from '../context';
 import { settleCharge } from '../cards/settle-charge';
 import { customerRecipient, keepEmail } from '../emails/keep';
 import { inTransaction } from '../run';
@@ -32,7 +32,7 @@ export type CollectionStep =
 export const NO_CARD_FAILURE = 'No card on file: the customer can pay on the hosted invoice page.';
 
 /** The card an invoice is charged to: its subscription's, else the customer's default; null when neither can be charged. */
-export async function invoiceCard(db: TransactionContext['db'], invoice: Pick<InvoiceRow, 'customer_id' | 'subscription_id'>): Promise<SavedCardRow | null> {
+export async function invoiceCard(db: ServiceDeps['db'] | TransactionContext['db'], invoice: Pick<InvoiceRow, 'customer_id' | 'subscription_id'>): Promise<SavedCardRow | null> {
   const row = (await db('customers as cu')
     .leftJoin('subscriptions as s', 's.id', db.raw('?', [invoice.subscription_id]))
     .join('saved_cards as c', 'c.id', db.raw('coalesce(s.card_id, cu.default_card_id)'))
@@ -75,8 +75,10 @@ export async function recordPagePayment(ctx: TransactionContext, invoiceId: stri
 /** Attempt `attempt` declined (or found no card): the ladder's next step, the event and the customer's email. */
 async function recordInvoiceDecline(ctx: TransactionContext, invoice: InvoiceRow, attempt: number, failure: string, now: Date): Promise<CollectionStep> {
   const firstFailedAt = invoice.first_failed_at ?? now;
-  // A subscription's first invoice has no ladder: it is paid on its page, or the subscription expires.
-  const next = invoice.billing_reason === 'subscription_create' ? null : nextAttemptAt(firstFailedAt, attempt);
+  // A subscription's first invoice has no ladder (it is paid on its page, or the subscription
+  // expires), nor has one sent to the customer (a charge of it was asked for by hand).
+  const onLadder = invoice.billing_reason !== 'subscription_create' && invoice.collection_method === 'charge_automatically';
+  const next = onLadder ? nextAttemptAt(firstFailedAt, attempt) : null;
   const declined = await updateInvoice(ctx.db, invoice.id, { attempt_count: attempt, last_failure: failure, first_failed_at: firstFailedAt, next_attempt_at: next });
   await recordEvent(ctx.db, { accountId: declined.account_id, mode: declined.mode, type: 'invoice.payment_failed', data: invoiceView(declined), now });
   await keepEmail(ctx, {
@@ -88,7 +90,7 @@ async function recordInvoiceDecline(ctx: TransactionContext, invoice: InvoiceRow
     at: now,
   });
   // The account's choice between unpaid and canceled at the ladder's end is not offered yet: unpaid.
-  await moveSubscription(ctx, declined, (status) => statusAfterDecline(status, next === null, 'unpaid'), now);
+  if (onLadder) await moveSubscription(ctx, declined, (status) => statusAfterDecline(status, next === null, 'unpaid'), now);
   return { kind: 'declined', nextAttemptAt: next?.getTime() ?? null };
 }
 

@@ -11,9 +11,10 @@ export type DraftInput = Pick<
   'id' | 'account_id' | 'mode' | 'customer_id' | 'subscription_id' | 'billing_reason' | 'period_start' | 'period_end' | 'lines' | 'collection_method' | 'days_until_due' | 'memo' | 'created_at'
 >;
 
-export async function writeDraftInvoice(ctx: TransactionContext, input: DraftInput): Promise<InvoiceRow> {
+/** A draft's row: its totals from its lines, nothing paid or attempted (a preview is one, not stored). */
+export function draftRow(input: DraftInput): InvoiceRow {
   const totals = invoiceTotals(input.lines);
-  const row: InvoiceRow = {
+  return {
     ...input,
     number: null,
     status: 'draft',
@@ -38,6 +39,10 @@ export async function writeDraftInvoice(ctx: TransactionContext, input: DraftInp
     reminded_at: null,
     overdue_at: null,
   };
+}
+
+export async function writeDraftInvoice(ctx: TransactionContext, input: DraftInput): Promise<InvoiceRow> {
+  const row = draftRow(input);
   await insertInvoice(ctx.db, row);
   await recordEvent(ctx.db, { accountId: row.account_id, mode: row.mode, type: 'invoice.created', data: invoiceView(row), now: row.created_at });
   return row;

@@ -1,6 +1,7 @@
 // Invoices: POST /v1/invoices (a draft), GET /v1/invoices (customerId, subscriptionId, status),
-// GET /v1/invoices/{id}, and the actions POST /v1/invoices/{id}/finalize, /send, /void and
-// /mark_uncollectible. See docs/invoices.md.
+// GET /v1/invoices/{id}, the actions POST /v1/invoices/{id}/finalize, /send, /pay, /void and
+// /mark_uncollectible, and the previews GET /v1/invoices/upcoming and POST /v1/invoices/preview.
+// See docs/invoices.md.
 import { idPattern } from '../../../domain/ids';
 import type { InvoiceAction } from '../../../domain/invoices';
 import { invoicesQuery, type InvoiceFilters, type InvoiceRow } from '../../../db/invoices';
@@ -13,10 +14,17 @@ import { type ListQuery } from '../../platform/pagination';
 import { findIn, getRoute, listRoute } from '../../platform/resource-routes';
 import { defineRoute, type RouteSpec } from '../../platform/route';
 import type { Reason } from '../../../domain/errors';
-import { invoiceCreateSchema, invoiceListQuerySchema, invoiceSchema } from '../../schemas/invoice';
+import { invoiceCreateSchema, invoiceListQuerySchema, invoicePreviewSchema, invoiceSchema, upcomingInvoiceQuerySchema } from '../../schemas/invoice';
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import type { Processors } from '../../../processor';
+import type { SubscriptionRow } from '../../../db/subscriptions';
+import { payInvoice } from '../../../services/invoices/pay';
+import { previewInvoice, upcomingInvoice, type InvoicePreviewInput } from '../../../services/invoices/upcoming';
 
 const TAG = 'Invoices';
 const invoiceTable = { kind: 'invoice', table: 'invoices' } as const;
+const subscriptionTable = { kind: 'subscription', table: 'subscriptions' } as const;
 const invoiceLinks = { getInvoice: { operationId: 'getInvoice', parameters: { id: '$response.body#/id' } } };
 
 function actionRoute(action: InvoiceAction, spec: { operationId: string; summary: string; description: string; answer: string; errors: Reason[] }): RouteSpec {
@@ -39,7 +47,7 @@ function actionRoute(action: InvoiceAction, spec: { operationId: string; summary
   });
 }
 
-export const invoiceRoutes = [
+export const invoiceRoutes = (processors: Processors, log: Logger): RouteSpec[] => [
   defineRoute<InvoiceInput, unknown>({
     method: 'POST',
     path: '/v1/invoices',
@@ -70,6 +78,39 @@ export const invoiceRoutes = [
     answer: 'A page of invoices.',
     rows: ({ db, scope, query }) => invoicesQuery(db, scope, query),
     view: invoiceView,
+  }),
+  defineRoute<unknown, { subscriptionId: string }>({
+    method: 'GET',
+    path: '/v1/invoices/upcoming',
+    operationId: 'getUpcomingInvoice',
+    summary: 'Preview a subscription\'s next invoice',
+    description:
+      'The invoice the next renewal will make (a trialing subscription\'s: the first paid period, from the trial\'s end), computed by the code that bills it, so it equals that invoice cent for cent. Not stored: id `upcoming_<subscription id>`, status `draft`, number null. 404 for a subscription that will not renew (ended, paused, or to be canceled at or before its period\'s end).',
+    tag: TAG,
+    auth: { permission: 'billing:read' },
+    query: upcomingInvoiceQuerySchema,
+    responses: { 200: { description: 'The preview.', schema: invoiceSchema } },
+    async handler(input) {
+      const subscription = await findIn<SubscriptionRow>(input.db, subscriptionTable, input.query.subscriptionId, input.caller);
+      return { status: 200, body: invoiceView(await upcomingInvoice(input, subscription)) };
+    },
+  }),
+  defineRoute<InvoicePreviewInput, unknown>({
+    method: 'POST',
+    path: '/v1/invoices/preview',
+    operationId: 'previewInvoice',
+    summary: 'Preview an invoice for a subscription (a read)',
+    description:
+      'A read: no Idempotency-Key, nothing stored. Without changes, the next renewal\'s invoice, as `GET /v1/invoices/upcoming` answers it. Changes of items, price or quantity (and the proration they make) come with proration: sending `items`, `priceId` or `quantity` answers 501 in this version. `prorationDate` (default now) must fall inside the current period and not after now.',
+    tag: TAG,
+    auth: { permission: 'billing:read' },
+    body: invoicePreviewSchema,
+    responses: { 200: { description: 'The preview.', schema: invoiceSchema } },
+    errors: ['billing_date_invalid', 'subscription_ended'],
+    async handler(input) {
+      const subscription = await findIn<SubscriptionRow>(input.db, subscriptionTable, input.body.subscriptionId, input.caller);
+      return { status: 200, body: invoiceView(await previewInvoice(input, subscription, input.body)) };
+    },
   }),
   getRoute<InvoiceRow>({
     path: '/v1/invoices/{id}',
@@ -104,6 +145,26 @@ export const invoiceRoutes = [
     async handler(input) {
       const invoice = await findIn<InvoiceRow>(input.db, invoiceTable, input.params.id, input.caller);
       return { status: 200, body: invoiceView(await resendInvoice(transactional(input), invoice.id)) };
+    },
+  }),
+  defineRoute<unknown, unknown, { id: string }>({
+    method: 'POST',
+    path: '/v1/invoices/{id}/pay',
+    operationId: 'payInvoice',
+    summary: 'Charge an invoice to the card on file now',
+    description:
+      'Charges the open invoice to the card on file (the subscription\'s `cardId`, else the customer\'s default card) as its next attempt. Answers the invoice `paid`, or still `open` with the attempt\'s failure (`attemptCount`, `lastFailure`; `invoice.payment_failed`); a charge the bank has not answered yet leaves it `open` and its outcome arrives as `invoice.paid` or `invoice.payment_failed`. 409 `invoice_payment_pending` while a charge of it is with the processor, `no_card_on_file` when there is no card to charge, `invoice_not_open` unless it is open.',
+    tag: TAG,
+    auth: { permission: 'billing:write' },
+    idempotent: true,
+    // The payment is written, the processor asked and the outcome applied in steps of their own.
+    transaction: 'steps',
+    params: { id: idPattern('invoice') },
+    responses: { 200: { description: 'The invoice after the attempt.', schema: invoiceSchema } },
+    errors: ['invoice_not_open', 'invoice_payment_pending', 'no_card_on_file'],
+    async handler(input) {
+      const invoice = await findIn<InvoiceRow>(input.db, invoiceTable, input.params.id, input.caller);
+      return { status: 200, body: invoiceView(await payInvoice({ ...input, db: input.db as Knex, log, processors }, invoice.id)) };
     },
   }),
   actionRoute('void', {
