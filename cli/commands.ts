@@ -2,6 +2,7 @@
 // API calls) and returns what --json prints and a line for people.
 import { migrate, migrationStatus } from '../db/connection';
 import { findAccount, type AccountChanges, type AccountRecord } from '../db/accounts';
+import type { LadderEnd } from '../domain/dunning';
 import { attemptsOf, latestAttemptsOfEndpoint } from '../db/webhook-deliveries';
 import { findWebhookEndpoint, webhookEndpointsOfAccount, type WebhookEndpointRow } from '../db/webhook-endpoints';
 import { KEY_KINDS, MODES, PERMISSIONS, type KeyKind, type Mode, type Permission } from '../domain/api-keys';
@@ -99,7 +100,7 @@ async function changeAccount(input: CommandInput, changes: AccountChanges, verb:
   const view = accountView(await call(input, (ctx) => updateMerchant(ctx, account, changes)));
   return {
     json: view,
-    text: `${verb} ${view.id} (${view.name}): status ${view.status}, plan ${view.plan}, saved cards ${view.savedCards ? 'on' : 'off'}, live payments ${view.livePaymentsOpen ? 'open' : 'closed'}`,
+    text: `${verb} ${view.id} (${view.name}): status ${view.status}, plan ${view.plan}, saved cards ${view.savedCards ? 'on' : 'off'}, dunning ends ${view.dunningEnd}, live payments ${view.livePaymentsOpen ? 'open' : 'closed'}`,
   };
 }
 
@@ -144,8 +145,10 @@ export const commands: Record<string, Command> = {
     const status = option(input, 'status');
     if (status !== undefined) changes.status = oneOf<'active' | 'suspended'>(status, ['active', 'suspended'], '--status');
     changes.plan = option(input, 'plan');
-    if (changes.savedCards === undefined && changes.status === undefined && changes.plan === undefined) {
-      throw new UsageError('nothing to set: give --saved-cards, --plan or --status');
+    const dunningEnd = option(input, 'dunning-end');
+    if (dunningEnd !== undefined) changes.dunningEnd = oneOf<LadderEnd>(dunningEnd, ['unpaid', 'canceled'], '--dunning-end');
+    if (changes.savedCards === undefined && changes.status === undefined && changes.plan === undefined && changes.dunningEnd === undefined) {
+      throw new UsageError('nothing to set: give --saved-cards, --plan, --status or --dunning-end');
     }
     return changeAccount(input, changes, 'updated');
   },

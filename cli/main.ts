@@ -18,7 +18,7 @@ const USAGE = `usage: kasi <command> [--json]
   kasi migrate [--status]
   kasi merchant create --name <name> [--plan <plan>]
   kasi merchant activate <accountId>
-  kasi merchant set <accountId> [--saved-cards on|off] [--plan <plan>] [--status active|suspended]
+  kasi merchant set <accountId> [--saved-cards on|off] [--plan <plan>] [--status active|suspended] [--dunning-end unpaid|canceled]
   kasi key create <accountId> --kind secret|publishable|agent --mode test|live [--permissions a,b] [--expires <ISO time>]
   kasi key revoke <key-or-id>
   kasi webhook add <accountId> --url <url> --mode test|live [--events type,type]
@@ -52,6 +52,7 @@ const OPTIONS = {
   name: { type: 'string' },
   plan: { type: 'string' },
   'saved-cards': { type: 'string' },
+  'dunning-end': { type: 'string' },
   status: { type: 'string' },
   kind: { type: 'string' },
   mode: { type: 'string' },

@@ -1,6 +1,7 @@
-// Merchant accounts: status, plan, saved cards and live activation (the public object is
+// Merchant accounts: status, plan, saved cards, the dunning ladder's end and live activation (the public object is
 // views/account.ts; the rules of its standing, domain/account-rules.ts).
 import type { Knex } from 'knex';
+import type { LadderEnd } from '../domain/dunning';
 
 export const ACCOUNT_STATUSES = ['not_activated', 'active', 'suspended'] as const;
 export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
@@ -11,6 +12,8 @@ export interface AccountRecord {
   status: AccountStatus;
   plan: string;
   savedCards: boolean;
+  /** What a subscription becomes when the dunning ladder ends unpaid (DESIGN.md "Dunning"). */
+  dunningEnd: LadderEnd;
   liveActivatedAt: Date | null;
   createdAt: Date;
 }
@@ -21,11 +24,12 @@ export interface AccountRow {
   status: AccountStatus;
   plan: string;
   saved_cards: boolean;
+  dunning_end: LadderEnd;
   live_activated_at: Date | null;
   created_at: Date;
 }
 
-export const ACCOUNT_COLUMNS = ['id', 'name', 'status', 'plan', 'saved_cards', 'live_activated_at', 'created_at'];
+export const ACCOUNT_COLUMNS = ['id', 'name', 'status', 'plan', 'saved_cards', 'dunning_end', 'live_activated_at', 'created_at'];
 
 export function accountFromRow(row: AccountRow): AccountRecord {
   return {
@@ -34,6 +38,7 @@ export function accountFromRow(row: AccountRow): AccountRecord {
     status: row.status,
     plan: row.plan,
     savedCards: row.saved_cards,
+    dunningEnd: row.dunning_end,
     liveActivatedAt: row.live_activated_at,
     createdAt: row.created_at,
   };
@@ -48,6 +53,7 @@ export interface AccountChanges {
   status?: 'active' | 'suspended';
   plan?: string;
   savedCards?: boolean;
+  dunningEnd?: LadderEnd;
 }
 
 /**
@@ -60,6 +66,7 @@ export async function updateAccount(db: Knex | Knex.Transaction, id: string, cha
   if (changes.status === 'active') patch.live_activated_at = db.raw('coalesce(live_activated_at, ?)', [now]);
   if (changes.plan !== undefined) patch.plan = changes.plan;
   if (changes.savedCards !== undefined) patch.saved_cards = changes.savedCards;
+  if (changes.dunningEnd !== undefined) patch.dunning_end = changes.dunningEnd;
   const [row] = (await db('accounts').where({ id }).update(patch).returning(ACCOUNT_COLUMNS)) as AccountRow[];
   return row ? accountFromRow(row) : null;
 }

@@ -13,6 +13,7 @@ export function accountView(account: AccountRecord) {
     status: account.status,
     plan: account.plan,
     savedCards: account.savedCards,
+    dunningEnd: account.dunningEnd,
     livePaymentsOpen: livePaymentsOpen(account),
     liveActivatedAt: timestamp(account.liveActivatedAt),
     createdAt: account.createdAt.toISOString(),

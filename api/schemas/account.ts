@@ -3,7 +3,7 @@ import { upgradeRequestSchema } from './upgrade-request';
 
 export const accountSchema = named('Account', {
   type: 'object',
-  required: ['object', 'id', 'mode', 'name', 'status', 'plan', 'savedCards', 'livePaymentsOpen', 'liveActivatedAt', 'monthlyLimit', 'pendingUpgradeRequest', 'createdAt'],
+  required: ['object', 'id', 'mode', 'name', 'status', 'plan', 'savedCards', 'dunningEnd', 'livePaymentsOpen', 'liveActivatedAt', 'monthlyLimit', 'pendingUpgradeRequest', 'createdAt'],
   properties: {
     object: { const: 'account' },
     id: { type: 'string', pattern: '^acct_[0-9a-z]{24}$' },
@@ -12,6 +12,7 @@ export const accountSchema = named('Account', {
     status: { type: 'string', enum: ['not_activated', 'active', 'suspended'] },
     plan: { type: 'string' },
     savedCards: { type: 'boolean', description: 'Whether cards may be kept on file (live checkouts with saveCard need it).' },
+    dunningEnd: { type: 'string', enum: ['unpaid', 'canceled'], description: 'What a subscription becomes when every retry of its invoice has failed: `unpaid` (the default; its invoice stays open) or `canceled`. Set by the operator: `kasi merchant set --dunning-end`.' },
     livePaymentsOpen: { type: 'boolean', description: 'True once the account is activated and while it is active.' },
     liveActivatedAt: nullable(timestampSchema),
     monthlyLimit: {

@@ -7,7 +7,10 @@
 // declined (attemptCount, lastFailure, nextAttemptAt on the ladder, invoice.payment_failed and the
 // customer emailed with the page's link; the subscription past_due, then unpaid).
 import { newId } from '../../crypto/ids';
+import { findAccount } from '../../db/accounts';
 import { recordEvent } from '../../db/events';
+import { monthlyUsageCents } from '../../db/monthly-usage';
+import { noteLimitUsage } from '../account/note-limit-usage';
 import { findPayment, type PaymentRow } from '../../db/payments';
 import { lockInvoice, updateInvoice, type InvoiceRow } from '../../db/invoices';
 import { newChargeRow, type SavedCardRow } from '../../db/saved-cards';
@@ -20,6 +23,8 @@ import type { ProcessorServiceDeps, ServiceDeps, TransactionContext } from '../c
 import { settleCharge } from '../cards/settle-charge';
 import { customerRecipient, keepEmail } from '../emails/keep';
 import { inTransaction } from '../run';
+import { endSubscription } from '../subscriptions/end';
+import { rescheduleSubscription } from '../subscriptions/reschedule';
 import { billingNowOf } from '../test-clocks/billing-now';
 
 /** Where an invoice's collection stands after an attempt. */
@@ -52,6 +57,13 @@ async function moveSubscription(ctx: TransactionContext, invoice: InvoiceRow, ne
   const moved = await updateSubscription(ctx.db, subscription.id, { status, checkout_url: checkoutUrl });
   const items = await itemsOf(ctx.db, [subscription.id]);
   await recordEvent(ctx.db, { accountId: moved.account_id, mode: moved.mode, type: 'customer.subscription.updated', data: subscriptionView(moved, items), now });
+}
+
+/** The invoice's subscription ended by its unpaid ladder (the account chose canceled): its workflow told. */
+async function cancelUnpaid(ctx: TransactionContext, invoice: InvoiceRow, now: Date): Promise<void> {
+  const subscription = await lockSubscription(ctx.db, invoice.subscription_id!);
+  if (statusAfterDecline(subscription.status, true, 'canceled') !== 'canceled') return;
+  await rescheduleSubscription(ctx, await endSubscription(ctx, subscription, now, 'payment_failed', invoice.id));
 }
 
 /** An open invoice paid in full (by its charge, or on its page): invoice.paid, and its subscription running again. */
@@ -89,8 +101,12 @@ async function recordInvoiceDecline(ctx: TransactionContext, invoice: InvoiceRow
     objectId: declined.id,
     at: now,
   });
-  // The account's choice between unpaid and canceled at the ladder's end is not offered yet: unpaid.
-  if (onLadder) await moveSubscription(ctx, declined, (status) => statusAfterDecline(status, next === null, 'unpaid'), now);
+  if (onLadder) {
+    // At the ladder's end, the account's choice: unpaid, or canceled (the invoice left open to be paid on its page).
+    const end = next === null ? (await findAccount(ctx.db, declined.account_id))!.dunningEnd : 'unpaid';
+    if (end === 'canceled' && declined.subscription_id !== null) await cancelUnpaid(ctx, declined, now);
+    else await moveSubscription(ctx, declined, (status) => statusAfterDecline(status, next === null, end), now);
+  }
   return { kind: 'declined', nextAttemptAt: next?.getTime() ?? null };
 }
 
@@ -117,6 +133,10 @@ function openAttempt(deps: ProcessorServiceDeps, invoiceId: string, attempt: num
     };
     const { order, ...columns } = payment;
     await ctx.db('payments').insert({ ...columns, order: order === null ? null : JSON.stringify(order), card_expiry_month: card.expiry_month, card_expiry_year: card.expiry_year, card_token: card.processor_token });
+    // The month's limit counts the charge (the payments' trigger) and its notices go out, but never
+    // refuses it: the customer agreed to it when subscribing.
+    const account = (await findAccount(ctx.db, invoice.account_id))!;
+    await noteLimitUsage(ctx, { account, mode: invoice.mode }, await monthlyUsageCents(ctx.db, invoice.account_id, invoice.mode, ctx.clock.now()));
     return { kind: 'charge', payment };
   });
 }

@@ -1,5 +1,6 @@
 // End a subscription (canceled now, at its period's end, or with its test clock): status
-// `canceled` with `endedAt`, its open invoices voided (nothing more is collected), the customer
+// `canceled` with `endedAt`, its open invoices voided (nothing more is collected; but the one whose
+// unpaid ladder ended it, when the account chose canceled, stays open to be paid on its page), the customer
 // emailed (subscription_canceled) and customer.subscription.deleted, in the caller's transaction.
 // Its workflow finds it ended at its next instant and finishes.
 import { recordEvent } from '../../db/events';
@@ -9,9 +10,9 @@ import type { TransactionContext } from '../context';
 import { customerRecipient, keepEmail } from '../emails/keep';
 import { transitionInvoice } from '../invoices/transition';
 
-export async function endSubscription(ctx: TransactionContext, subscription: SubscriptionRow, at: Date, cancelReason: string | null): Promise<SubscriptionRow> {
+export async function endSubscription(ctx: TransactionContext, subscription: SubscriptionRow, at: Date, cancelReason: string | null, keepOpenInvoiceId?: string): Promise<SubscriptionRow> {
   const ended = await updateSubscription(ctx.db, subscription.id, { status: 'canceled', canceled_at: subscription.canceled_at ?? at, ended_at: at, cancel_reason: cancelReason });
-  const open = (await ctx.db('invoices').where({ subscription_id: subscription.id }).whereIn('status', ['draft', 'open']).pluck('id')) as string[];
+  const open = (await ctx.db('invoices').where({ subscription_id: subscription.id }).whereIn('status', ['draft', 'open']).whereNot('id', keepOpenInvoiceId ?? '').pluck('id')) as string[];
   for (const invoiceId of open) await transitionInvoice(ctx, invoiceId, 'void');
   const items = await itemsOf(ctx.db, [subscription.id]);
   await recordEvent(ctx.db, { accountId: ended.account_id, mode: ended.mode, type: 'customer.subscription.deleted', data: subscriptionView(ended, items), now: at });

@@ -27,7 +27,7 @@ describe('GET /v1/account', () => {
     });
   }
 
-  it('shows status, plan, saved cards, whether live payments are open, and the monthly limit', async () => {
+  it('shows status, plan, saved cards, the dunning ladder\'s end, whether live payments are open, and the monthly limit', async () => {
     const res = await api.request('/v1/account', { key: merchant.keys.sk_test });
     assert.equal(res.status, 200);
     assert.deepEqual(res.body, {
@@ -37,6 +37,7 @@ describe('GET /v1/account', () => {
       status: 'not_activated',
       plan: 'starter',
       savedCards: false,
+      dunningEnd: 'unpaid',
       livePaymentsOpen: false,
       liveActivatedAt: null,
       createdAt: clock.now().toISOString(),

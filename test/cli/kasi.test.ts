@@ -43,7 +43,7 @@ describe('kasi CLI', () => {
     assert.equal((await api.request('/v1/account', { key: out.keys.pk_test })).status, 403);
   });
 
-  it('merchant activate opens live payments; merchant set changes saved cards, plan and status', async () => {
+  it('merchant activate opens live payments; merchant set changes saved cards, plan, status and the dunning ladder\'s end', async () => {
     const { accountId, keys } = await json('merchant', 'create', '--name', 'Galle Crafts');
     const activated = await json('merchant', 'activate', accountId);
     assert.equal(activated.object, 'account');
@@ -53,6 +53,8 @@ describe('kasi CLI', () => {
     const set = await json('merchant', 'set', accountId, '--saved-cards', 'on', '--plan', 'growth');
     assert.equal(set.savedCards, true);
     assert.equal(set.plan, 'growth');
+    assert.equal(set.dunningEnd, 'unpaid');
+    assert.equal((await json('merchant', 'set', accountId, '--dunning-end', 'canceled')).dunningEnd, 'canceled');
     const suspended = await json('merchant', 'set', accountId, '--status', 'suspended');
     assert.equal(suspended.status, 'suspended');
     assert.equal(suspended.livePaymentsOpen, false);

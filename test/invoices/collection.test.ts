@@ -86,6 +86,25 @@ describe('invoice collection on test clocks', function () {
     assert.deepEqual(statuses.slice(-2), ['past_due', 'unpaid']);
   });
 
+  it('the account chose canceled at the ladder\'s end (kasi merchant set --dunning-end canceled): the subscription ends with the last retry, its invoice left open to be paid on its page', async () => {
+    // A merchant of its own, that chose canceled: the suite's helpers read `keys` when called.
+    const suiteKeys = keys;
+    keys = (await api.merchant({ activate: true, changes: { dunningEnd: 'canceled' } })).keys;
+    try {
+      const { clock, subscription } = await declining('ladder-cancels@example.com', '2027-01-12T04:30:00.000Z');
+      const renewal = '2027-02-12T04:30:00.000Z';
+      await advance(clock.id, at(renewal, 15 * DAY));
+      const [, invoice] = await invoicesOf(subscription.id);
+      assert.deepEqual([invoice.status, invoice.attemptCount, invoice.nextAttemptAt], ['open', 5, null]);
+      const ended = await read(`/v1/subscriptions/${subscription.id}`);
+      assert.deepEqual([ended.status, ended.endedAt, ended.cancelReason], ['canceled', at(renewal, 14 * DAY), 'payment_failed']);
+      assert.deepEqual((await eventsAbout('customer.subscription.deleted', subscription.id)).map((s: any) => s.status), ['canceled']);
+      assert.equal((await get(invoice.hostedInvoiceUrl)).status, 200, 'its page still takes payment');
+    } finally {
+      keys = suiteKeys;
+    }
+  });
+
   it('a recovery on day 4: the customer pays the hosted invoice page, the invoice is paid, the subscription active, and no retry follows', async () => {
     const { clock, subscription } = await declining('recovers@example.com', '2027-03-05T04:30:00.000Z');
     const renewal = '2027-04-05T04:30:00.000Z';
