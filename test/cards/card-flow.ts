@@ -5,7 +5,8 @@ import pino from 'pino';
 import type { MerchantKeys } from '../../db/merchants';
 import { createProcessors } from '../../processor';
 import type { ProcessorServiceDeps } from '../../services/context';
-import { ik, type TestApi } from '../support/api';
+import { ik, type TestApi, type TestWorkflows } from '../support/api';
+import { eventually } from '../support/eventually';
 import { get, payAtProcessor } from '../checkouts/hosted-flow';
 
 export const DETAILS = { name: 'Nimal Perera', email: 'nimal@example.com', phone: '077 123 4567' };
@@ -19,9 +20,16 @@ export interface Kept {
   card: any;
 }
 
+/**
+ * What paying and keeping a card needs of a service: its address, its database, requests, and a
+ * way to let its workflows settle. A TestApi, or a service in a child process (remoteApi in
+ * test/support/remote-api.ts, whose workflows run in real time: payAndKeep waits for them).
+ */
+export type HostedApi = Pick<TestApi, 'url' | 'knex' | 'request'> & { workflows: Pick<TestWorkflows, 'settle'> };
+
 /** Pays a checkout offering to keep the card, consent ticked unless `consent` is false. */
 export async function payAndKeep(
-  api: TestApi,
+  api: HostedApi,
   keys: MerchantKeys,
   options: { expiry?: string; email?: string; consent?: boolean; amountCents?: number; locale?: 'en' | 'si' | 'ta' } = {},
 ): Promise<Kept> {
@@ -33,9 +41,16 @@ export async function payAndKeep(
     })
   ).body;
   const form = { ...DETAILS, email: options.email ?? DETAILS.email, ...(options.consent === false ? {} : { saveCard: 'yes' }) };
-  const back = await payAtProcessor(api, checkout.url, { number: CARD_NUMBER, expiry: options.expiry ?? '01/39', cvv: '100' }, form);
+  // payAtProcessor asks of the service only its url and workflows.settle.
+  const back = await payAtProcessor(api as TestApi, checkout.url, { number: CARD_NUMBER, expiry: options.expiry ?? '01/39', cvv: '100' }, form);
   await get(back);
   await api.workflows.settle();
+  // Settled at once on the test service; in real time, the payment decided and its card kept (or refused) a moment later.
+  await eventually(
+    () => api.knex('payments').where({ id: checkout.payment.id }).first('status', 'card_save'),
+    (p: { status: string; card_save: string }) => p.status !== 'processing' && !(p.status === 'succeeded' && p.card_save === 'requested'),
+    15_000,
+  );
   const payment = (await api.request(`/v1/payments/${checkout.payment.id}`, { key: keys.sk_test })).body;
   assert.equal(payment.status, 'succeeded', JSON.stringify(payment));
   const row = await api.knex('saved_cards').where({ payment_id: payment.id }).first();

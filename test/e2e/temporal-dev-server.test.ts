@@ -5,11 +5,10 @@
 // and both workflows found in the Temporal Web UI by the account's search attribute (a screenshot
 // is kept under test-artifacts/). Skipped, saying why, without the Temporal CLI or chromium.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { Client, Connection } from '@temporalio/client';
 import type { Knex } from 'knex';
 import { chromium, type Browser } from 'playwright-core';
@@ -19,7 +18,8 @@ import { updateAccount } from '../../db/accounts';
 import { ACCOUNT_ID_ATTRIBUTE, MODE_ATTRIBUTE, TASK_QUEUE, workflowIdFor } from '../../orchestration/ids';
 import { verifyWebhook } from '../../sdk';
 import { missingToolMessage, toolPath } from '../../workers/tools';
-import { nodeCommandFor, PROJECT_ROOT, registerSearchAttributes, startTemporalDevServer, type DevServer } from '../../workers/temporal-dev-server';
+import { PROJECT_ROOT, registerSearchAttributes, startTemporalDevServer, type DevServer } from '../../workers/temporal-dev-server';
+import { Child } from '../support/child-process';
 import { freshDatabase, type TestDatabase } from '../support/database';
 import { ik, TEST_SECRET_KEY } from '../support/api';
 import { startReceiver, type Receiver } from '../webhooks/receiver';
@@ -29,72 +29,6 @@ const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '
 const ARTIFACTS = path.join(PROJECT_ROOT, 'test-artifacts', 'temporal-e2e');
 // Long enough to pay a checkout in the browser (or stop the service) first, short enough to wait out.
 const LIFETIME_MS = 25_000;
-
-/** A Kasi process under test: its output goes to test-artifacts/, and lines can be waited for. */
-class Child {
-  readonly process: ChildProcess;
-  readonly logPath: string;
-  private readonly lines: string[] = [];
-  private readonly waiters = new Set<() => void>();
-  readonly exited: Promise<number | null>;
-
-  constructor(
-    readonly name: string,
-    script: 'start' | 'worker',
-    env: Record<string, string>,
-  ) {
-    const { command, args } = nodeCommandFor(script);
-    this.logPath = path.join(ARTIFACTS, `${name}.log`);
-    const log = createWriteStream(this.logPath);
-    this.process = spawn(command, args, { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    for (const stream of [this.process.stdout!, this.process.stderr!]) {
-      createInterface({ input: stream }).on('line', (line) => {
-        log.write(`${line}\n`);
-        this.lines.push(line);
-        for (const wake of this.waiters) wake();
-      });
-    }
-    this.exited = new Promise((resolve) => this.process.once('exit', (code) => resolve(code)));
-    void this.exited.then(() => {
-      log.end();
-      for (const wake of this.waiters) wake();
-    });
-  }
-
-  get running(): boolean {
-    return this.process.exitCode === null && this.process.signalCode === null;
-  }
-
-  /** The first line matching `pattern`; fails if the process exits or the time runs out first. */
-  waitForLine(pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray> {
-    return new Promise((resolve, reject) => {
-      const check = () => {
-        for (const line of this.lines) {
-          const match = pattern.exec(line);
-          if (match) return done(() => resolve(match));
-        }
-        if (!this.running) done(() => reject(new Error(`${this.name} exited (${this.process.exitCode ?? this.process.signalCode}) before printing ${pattern}; see ${this.logPath}`)));
-      };
-      const timer = setTimeout(() => done(() => reject(new Error(`${this.name} printed no ${pattern} within ${timeoutMs} ms; see ${this.logPath}`))), timeoutMs);
-      const done = (settle: () => void) => {
-        clearTimeout(timer);
-        this.waiters.delete(check);
-        settle();
-      };
-      this.waiters.add(check);
-      check();
-    });
-  }
-
-  /** SIGTERM, then SIGKILL if it has not stopped in time; resolves with the exit code. */
-  async stop(graceMs = 15_000): Promise<number | null> {
-    if (this.running) this.process.kill('SIGTERM');
-    const timer = setTimeout(() => this.process.kill('SIGKILL'), graceMs);
-    const code = await this.exited;
-    clearTimeout(timer);
-    return code;
-  }
-}
 
 async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -180,8 +114,8 @@ describe("Kasi on Temporal's development server, with a separate worker (end to 
       KASI_WEBHOOK_ALLOW_LOOPBACK: 'true',
       KASI_CHECKOUT_LIFETIME_MS: String(LIFETIME_MS),
     };
-    service = new Child('service', 'start', env);
-    worker = new Child('worker', 'worker', env);
+    service = new Child('service', 'start', env, ARTIFACTS);
+    worker = new Child('worker', 'worker', env, ARTIFACTS);
     await settled(
       chromium.launch({ executablePath: CHROMIUM, args: ARGS }).then((b) => (browser = b)),
       startReceiver().then((r) => (receiver = r)),
