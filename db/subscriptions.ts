@@ -27,6 +27,8 @@ export interface SubscriptionRow {
   trial_end_behavior: TrialEndBehavior;
   /** The trial end whose trial_will_end notice went out. */
   trial_notice_for: Date | null;
+  /** The period end whose invoice.upcoming went out. */
+  upcoming_notice_for: Date | null;
   paused_at: Date | null;
   collection_method: CollectionMethod;
   days_until_due: number | null;

@@ -36,10 +36,13 @@ export function pausedWithoutCard(id: string): ApiError {
 /** `customer.subscription.trial_will_end` and its email go out this many days before a trial ends. */
 export const TRIAL_NOTICE_DAYS = 3;
 
+/** `invoice.upcoming` goes out this many days before a renewal (for periods longer than that). */
+export const UPCOMING_NOTICE_DAYS = 3;
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** What falls due next in a subscription's life, at `at` (ms since the epoch) in the customer's time. */
-export type SubscriptionDue = { kind: 'expire_incomplete' | 'trial_will_end' | 'trial_end' | 'cancel' | 'renew'; at: number };
+export type SubscriptionDue = { kind: 'expire_incomplete' | 'trial_will_end' | 'trial_end' | 'cancel' | 'invoice_upcoming' | 'renew'; at: number };
 
 /** A subscription's next instant: a due step, nothing until the merchant changes it (`idle`: paused), or `ended`. */
 export type SubscriptionNext = SubscriptionDue | { kind: 'idle' } | { kind: 'ended' };
@@ -51,6 +54,10 @@ export interface SubscriptionTimes {
   trial_end: Date | null;
   /** The trial end its notice went out for (a trial moved later is noticed again). */
   trial_notice_for: Date | null;
+  current_period_start: Date;
+  /** The period end whose invoice.upcoming went out. */
+  upcoming_notice_for: Date | null;
+  cancel_at_period_end: boolean;
   cancel_at: Date | null;
 }
 
@@ -58,8 +65,9 @@ export interface SubscriptionTimes {
  * The next step of a subscription's life, from its row alone (its workflow asks after every step
  * and every change): an incomplete one expires 23 hours after it was made; a trial is noticed
  * three days before its end (at once when shorter) and then ends; a `cancelAt` inside the current
- * period (or trial) ends it there; otherwise the period's end renews it (or ends it, when
- * canceled at period end).
+ * period (or trial) ends it there; otherwise invoice.upcoming three days before the period's end
+ * (when it will renew and the period is longer than that), then the period's end renews it (or
+ * ends it, when canceled at period end).
  */
 export function nextSubscriptionStep(s: SubscriptionTimes): SubscriptionNext {
   if (ENDED_STATUSES.includes(s.status)) return { kind: 'ended' };
@@ -71,6 +79,9 @@ export function nextSubscriptionStep(s: SubscriptionTimes): SubscriptionNext {
     if (s.trial_notice_for?.getTime() !== s.trial_end.getTime()) return { kind: 'trial_will_end', at: Math.max(s.trial_end.getTime() - TRIAL_NOTICE_DAYS * DAY_MS, s.created_at.getTime()) };
     return { kind: 'trial_end', at: s.trial_end.getTime() };
   }
+  const upcomingAt = s.current_period_end.getTime() - UPCOMING_NOTICE_DAYS * DAY_MS;
+  const noticed = s.upcoming_notice_for?.getTime() === s.current_period_end.getTime();
+  if (!noticed && !s.cancel_at_period_end && upcomingAt > s.current_period_start.getTime()) return { kind: 'invoice_upcoming', at: upcomingAt };
   return { kind: 'renew', at: s.current_period_end.getTime() };
 }
 

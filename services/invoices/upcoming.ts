@@ -3,13 +3,16 @@
 // number null, its lines made by the very code a renewal bills with (services/subscriptions/
 // bill-period.ts), so it equals the invoice cent for cent. A trialing subscription's is the first
 // paid period's, from the trial's end. 404 for a subscription that will not renew: ended, paused,
-// or to be canceled at or before its period's end.
-import { itemsOf, type SubscriptionRow } from '../../db/subscriptions';
+// or to be canceled at or before its period's end. invoice.upcoming carries it three days before
+// each renewal.
+import { recordEvent } from '../../db/events';
+import { itemsOf, updateSubscription, type SubscriptionRow } from '../../db/subscriptions';
 import type { InvoiceRow } from '../../db/invoices';
 import { ApiError } from '../../domain/errors';
 import { nextSubscriptionStep, subscriptionChangeRefusal } from '../../domain/subscription-rules';
 import { billingNowOf } from '../test-clocks/billing-now';
-import type { ServiceContext } from '../context';
+import { invoiceView } from '../../views/invoice';
+import type { ServiceContext, TransactionContext } from '../context';
 import { nextPeriodOf, subscriptionLines } from '../subscriptions/bill-period';
 import { draftRow } from './draft';
 
@@ -18,7 +21,7 @@ export const upcomingInvoiceId = (subscriptionId: string): string => `upcoming_$
 
 export async function upcomingInvoice(ctx: Pick<ServiceContext, 'db'>, subscription: SubscriptionRow): Promise<InvoiceRow> {
   const next = nextSubscriptionStep(subscription);
-  const renews = (next.kind === 'renew' && !subscription.cancel_at_period_end) || next.kind === 'trial_will_end' || next.kind === 'trial_end' || next.kind === 'expire_incomplete';
+  const renews = next.kind !== 'ended' && next.kind !== 'idle' && next.kind !== 'cancel' && !subscription.cancel_at_period_end;
   if (!renews) throw new ApiError('NOT_FOUND', `The subscription ${subscription.id} will not renew (${next.kind === 'idle' ? 'paused' : next.kind === 'ended' ? subscription.status : 'it is to be canceled'}): it has no upcoming invoice.`);
   const trialing = subscription.status === 'trialing' && subscription.trial_end !== null;
   const start = trialing ? subscription.trial_end! : subscription.current_period_end;
@@ -71,4 +74,14 @@ export async function previewInvoice(ctx: Pick<ServiceContext, 'db' | 'clock'>, 
     }
   }
   return upcomingInvoice(ctx, subscription);
+}
+
+/**
+ * invoice.upcoming, three days before a renewal (a step of the subscription's workflow): the
+ * renewal's invoice as it will be made, once per period.
+ */
+export async function announceUpcomingInvoice(ctx: TransactionContext, subscription: SubscriptionRow, at: Date): Promise<SubscriptionRow> {
+  const noticed = await updateSubscription(ctx.db, subscription.id, { upcoming_notice_for: subscription.current_period_end });
+  await recordEvent(ctx.db, { accountId: noticed.account_id, mode: noticed.mode, type: 'invoice.upcoming', data: invoiceView(await upcomingInvoice(ctx, noticed)), now: at });
+  return noticed;
 }

@@ -122,6 +122,7 @@ export async function createSubscription(ctx: TransactionContext, scope: Account
     trial_end: trialEnd,
     trial_end_behavior: input.trialEndBehavior ?? 'create_invoice',
     trial_notice_for: null,
+    upcoming_notice_for: null,
     paused_at: null,
     collection_method: collectionMethod,
     days_until_due: input.daysUntilDue ?? DEFAULT_DAYS_UNTIL_DUE,

@@ -7,6 +7,7 @@ import { lockSubscription, type SubscriptionRow } from '../../db/subscriptions';
 import { nextSubscriptionStep, sameStep, type SubscriptionDue, type SubscriptionNext } from '../../domain/subscription-rules';
 import type { ServiceDeps, TransactionContext } from '../context';
 import { inTransaction } from '../run';
+import { announceUpcomingInvoice } from '../invoices/upcoming';
 import { endSubscription } from './end';
 import { expireIncomplete } from './expire';
 import { renewSubscription } from './renew';
@@ -17,6 +18,7 @@ const STEPS: Record<SubscriptionDue['kind'], (ctx: TransactionContext, subscript
   trial_will_end: noticeTrialEnd,
   trial_end: endTrial,
   cancel: (ctx, subscription, at) => endSubscription(ctx, subscription, at, 'requested_by_merchant'),
+  invoice_upcoming: announceUpcomingInvoice,
   renew: renewSubscription,
 };
 

@@ -29,7 +29,10 @@ describe('subscription rules: the changes each status allows', () => {
 
 describe('subscription rules: the next step of a subscription\'s life', () => {
   const t = (iso: string) => new Date(iso);
-  const base = { status: 'active' as const, created_at: t('2027-01-01T00:00:00.000Z'), current_period_end: t('2027-02-01T00:00:00.000Z'), trial_end: null, trial_notice_for: null, cancel_at: null };
+  const base: SubscriptionTimes = {
+    status: 'active', created_at: t('2027-01-01T00:00:00.000Z'), current_period_start: t('2027-01-01T00:00:00.000Z'), current_period_end: t('2027-02-01T00:00:00.000Z'),
+    trial_end: null, trial_notice_for: null, upcoming_notice_for: t('2027-02-01T00:00:00.000Z'), cancel_at_period_end: false, cancel_at: null,
+  };
   const step = (changes: Partial<SubscriptionTimes>) => {
     const next = nextSubscriptionStep({ ...base, ...changes });
     return 'at' in next ? [next.kind, new Date(next.at).toISOString()] : [next.kind];
@@ -54,6 +57,15 @@ describe('subscription rules: the next step of a subscription\'s life', () => {
     assert.deepEqual(step({ ...trial, trial_notice_for: t('2027-01-15T00:00:00.000Z') }), ['trial_end', '2027-01-15T00:00:00.000Z']);
     assert.deepEqual(step({ ...trial, trial_notice_for: t('2027-01-10T00:00:00.000Z') }), ['trial_will_end', '2027-01-12T00:00:00.000Z'], 'a trial moved later is noticed again');
     assert.deepEqual(step({ ...trial, cancel_at: t('2027-01-14T00:00:00.000Z') }), ['cancel', '2027-01-14T00:00:00.000Z']);
+  });
+
+  it('invoice.upcoming three days before a renewal, once per period; none when it will not renew or the period is three days or shorter', () => {
+    const fresh = { upcoming_notice_for: null };
+    assert.deepEqual(step(fresh), ['invoice_upcoming', '2027-01-29T00:00:00.000Z']);
+    assert.deepEqual(step({ upcoming_notice_for: t('2027-01-01T00:00:00.000Z') }), ['invoice_upcoming', '2027-01-29T00:00:00.000Z'], 'the last period\'s notice is not this one\'s');
+    assert.deepEqual(step({ ...fresh, cancel_at_period_end: true }), ['renew', '2027-02-01T00:00:00.000Z']);
+    assert.deepEqual(step({ ...fresh, current_period_start: t('2027-01-29T00:00:00.000Z') }), ['renew', '2027-02-01T00:00:00.000Z']);
+    assert.deepEqual(step({ ...fresh, cancel_at: t('2027-01-30T00:00:00.000Z') }), ['cancel', '2027-01-30T00:00:00.000Z']);
   });
 
   it('a step is the same only with the same kind and instant', () => {

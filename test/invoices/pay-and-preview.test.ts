@@ -1,5 +1,5 @@
 // Paying an invoice now (POST /v1/invoices/{id}/pay) and previewing the next one
-// (GET /v1/invoices/upcoming, POST /v1/invoices/preview), over HTTP on test clocks: the preview
+// (GET /v1/invoices/upcoming, POST /v1/invoices/preview, invoice.upcoming), over HTTP on test clocks: the preview
 // equals the invoice the renewal then makes, cent for cent and line for line (a whole period, and
 // one cut short by cancelAt); a charge by hand pays, or fails as an attempt, and a retried request
 // never charges twice; every refusal.
@@ -41,6 +41,10 @@ describe('invoices: pay now, and the upcoming invoice', function () {
     assert.deepEqual([previewed.status, previewed.body], [200, upcoming]);
     assert.equal(Number((await api.knex('invoices').where({ id: upcoming.id }).count({ n: '*' }))[0]!.n), 0, 'not stored');
 
+    // invoice.upcoming three days before the renewal carries the same invoice.
+    await advance(clock.id, '2027-02-25T04:30:00.000Z');
+    const announced = await api.knex('events').where({ type: 'invoice.upcoming' }).whereRaw("data->>'subscriptionId' = ?", [sub.id]).select('data', 'created_at');
+    assert.deepEqual(announced.map((e: any) => [e.created_at.toISOString(), e.data]), [['2027-02-25T04:30:00.000Z', upcoming]]);
     await advance(clock.id, '2027-03-01T00:00:00.000Z');
     const [, renewal] = await invoicesOf(sub.id);
     assert.deepEqual(billed(renewal), billed(upcoming));

@@ -91,7 +91,10 @@ const TRIAL_SCRIPT: Script = { step: [{ kind: 'trial_end', at: 0 }, { kind: 'ren
 
 /** An active subscription's row as subscriptionStart reads it, made now, on wall time. */
 function subscriptionRow(id: string, now: number) {
-  return { id, ...ACCOUNT, status: 'active' as const, test_clock_id: null, created_at: new Date(now), current_period_end: new Date(now + 30 * 24 * 60 * 60 * 1000), trial_end: null, trial_notice_for: null, cancel_at: null };
+  return {
+    id, ...ACCOUNT, status: 'active' as const, test_clock_id: null, created_at: new Date(now), current_period_start: new Date(now), current_period_end: new Date(now + 30 * 24 * 60 * 60 * 1000),
+    trial_end: null, trial_notice_for: null, upcoming_notice_for: null, cancel_at_period_end: false, cancel_at: null,
+  };
 }
 
 /** The `result` of a scenario whose workflow never ends (see HistoryScenario). */
