@@ -8,7 +8,7 @@ export type { ClockStep };
 export function createTestClockActivities(deps: ActivityDeps) {
   const services = serviceDeps(deps);
   return {
-    stepTestClock: (clockId: string): Promise<ClockStep> => stepTestClock(services, clockId),
+    stepTestClock: (clockId: string, lookedAgain?: boolean): Promise<ClockStep> => stepTestClock(services, clockId, lookedAgain),
     wakeClockWaiters: (workflowIds: string[], at: number): Promise<void> => wakeClockWaiters(services, workflowIds, at),
     waitOnClock: (wait: { clockId: string; workflowId: string; dueAt: number }): Promise<number> => waitOnClock(services, wait),
     leaveClock: (workflowId: string): Promise<void> => leaveClock(services, workflowId),

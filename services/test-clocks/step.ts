@@ -13,12 +13,18 @@ import { inTransaction } from '../run';
 /** What the advance does next: finished (`ready`), wake the workflows due at `at`, or wait for those woken to settle. */
 export type ClockStep = { kind: 'ready' } | { kind: 'wake'; at: number; workflowIds: string[] } | { kind: 'wait' };
 
-export function stepTestClock(deps: ServiceDeps, clockId: string): Promise<ClockStep> {
-  return inTransaction(deps, async ({ db: trx }): Promise<ClockStep> => {
+/**
+ * `lookedAgain`: nothing has moved since the last step answered `wait`. The workflows still due
+ * are woken again: one that no longer runs (its process died after its object closed, before it
+ * left the clock) has its wait dropped, so the advance goes on; one at work hears it twice, harmlessly.
+ */
+export async function stepTestClock(deps: ServiceDeps, clockId: string, lookedAgain = false): Promise<ClockStep> {
+  const step = await inTransaction(deps, async ({ db: trx }): Promise<ClockStep | { kind: 'stuck'; at: number; workflowIds: string[] }> => {
     const clock = await lockTestClock(trx, clockId);
     if (clock === undefined || clock.advancing_to === null || clock.deleted_at !== null) return { kind: 'ready' };
     // A workflow due at the clock's time that has not moved its wait on is still at work.
-    if ((await clockWaitsDue(trx, clockId, clock.frozen_time)).length > 0) return { kind: 'wait' };
+    const due = await clockWaitsDue(trx, clockId, clock.frozen_time);
+    if (due.length > 0) return lookedAgain ? { kind: 'stuck', at: clock.frozen_time.getTime(), workflowIds: due } : { kind: 'wait' };
     const next = await earliestClockWait(trx, clockId, clock.advancing_to);
     if (next === undefined) {
       await updateTestClock(trx, clockId, { frozen_time: clock.advancing_to, advancing_to: null });
@@ -27,6 +33,9 @@ export function stepTestClock(deps: ServiceDeps, clockId: string): Promise<Clock
     await updateTestClock(trx, clockId, { frozen_time: next });
     return { kind: 'wake', at: next.getTime(), workflowIds: await clockWaitsDue(trx, clockId, next) };
   });
+  if (step.kind !== 'stuck') return step;
+  await wakeClockWaiters(deps, step.workflowIds, step.at);
+  return { kind: 'wait' };
 }
 
 /** Tells each workflow the clock's new time; one that no longer runs waits for nothing. */
