@@ -1,12 +1,13 @@
 // Customer emails kept and sent: a receipt for every payment that succeeds with a customer email,
-// card_saved when a card is kept, each in the customer's language, received on a real SMTP server;
+// card_saved when a card is kept, billing's emails (a trial's end, an invoice, a cancellation),
+// each in the customer's language, received on a real SMTP server;
 // `kasi emails` lists them; an SMTP server that refuses for a while still gets each email once;
 // without SMTP_URL every email is kept, and none of a transaction that rolled back.
 import assert from 'node:assert/strict';
 import type { MerchantKeys } from '../../db/merchants';
 import { keepEmail } from '../../services/emails/keep';
 import { charge, payAndKeep } from '../cards/card-flow';
-import { startApiWithMerchant, type TestApi } from '../support/api';
+import { ik, startApiWithMerchant, type TestApi } from '../support/api';
 import { eventually } from '../support/eventually';
 import { runKasi } from '../support/kasi';
 import { startSmtp, type TestSmtp } from '../support/smtp';
@@ -56,6 +57,35 @@ describe('customer emails: kept and sent', function () {
     await api.workflows.settle();
     const chargeReceipt = await eventually(() => api.knex('emails').where({ object_id: charged.id }).first(), (row) => row?.sent_at != null, 10_000);
     assert.deepEqual([chargeReceipt.kind, chargeReceipt.locale, chargeReceipt.subject], ['receipt', 'si', 'Lanka Tea House වෙතින් ලදුපත: Rs. 1,500.00']);
+  });
+
+  it('billing emails in the customer\'s language, received on the SMTP server: a trial\'s end, the invoice sent with its page, the cancellation; in English, Sinhala and Tamil', async () => {
+    const scripts = { en: /^[\x20-\x7E]+$/, si: /[\u0D80-\u0DFF]/, ta: /[\u0B80-\u0BFF]/ };
+    const price = (await api.request('/v1/prices', { key: keys.sk_test, body: { product: { name: 'Tea club' }, unitAmountCents: 150000, interval: 'month' }, idempotencyKey: ik() })).body;
+    const post = async (path: string, body: unknown = {}) => (await api.request(path, { key: keys.sk_test, body, idempotencyKey: ik() })).body;
+    for (const locale of ['en', 'si', 'ta'] as const) {
+      const to = `club-${locale}@example.com`;
+      const clock = await post('/v1/test_helpers/test_clocks', { frozenTime: '2027-01-01T04:30:00.000Z' });
+      const customer = await post('/v1/customers', { email: to, locale, testClockId: clock.id });
+      const sub = await post('/v1/subscriptions', { customerId: customer.id, priceId: price.id, collectionMethod: 'send_invoice', trialDays: 5 });
+      await post(`/v1/test_helpers/test_clocks/${clock.id}/advance`, { frozenTime: '2027-01-06T05:00:00.000Z' });
+      await eventually(async () => (await api.request(`/v1/test_helpers/test_clocks/${clock.id}`, { key: keys.sk_test })).body.status, (status) => status === 'ready', 10_000);
+      await post(`/v1/subscriptions/${sub.id}/cancel`);
+      const mails = await eventually(async () => smtp.messages.filter((m) => JSON.stringify(m.to).includes(to)), (ms) => ms.length >= 3, 10_000);
+      const kept = await api.knex('emails').where({ to }).orderBy('id').select('kind', 'locale', 'subject', 'created_at');
+      assert.deepEqual(kept.map((e) => [e.kind, e.locale, e.created_at.toISOString()]), [
+        ['trial_will_end', locale, '2027-01-03T04:30:00.000Z'],
+        ['invoice', locale, '2027-01-06T04:30:00.000Z'],
+        ['subscription_canceled', locale, '2027-01-06T05:00:00.000Z'],
+      ]);
+      assert.deepEqual(new Set(mails.map((m) => m.subject)), new Set(kept.map((e) => e.subject)), 'each kept email was received');
+      for (const mail of mails) {
+        assert.match(mail.subject!, scripts[locale], `${locale}: ${mail.subject}`);
+        assert.ok(typeof mail.html === 'string' && mail.html.includes(`lang="${locale}"`));
+      }
+      const invoiceMail = mails.find((m) => m.subject === kept[1]!.subject)!;
+      assert.ok(invoiceMail.text?.includes(`/invoice/in_`) && invoiceMail.text.includes(locale === 'en' ? `/invoice/` : `/${locale}/invoice/`), 'the invoice email links its page in the customer\'s language');
+    }
   });
 
   it('kasi emails lists them newest first, as DESIGN.md fixes; --mode live lists the live ones (none)', async () => {
