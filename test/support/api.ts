@@ -212,25 +212,7 @@ async function startOn(database: TestDatabase | null, url: string, options: Star
     get engine() {
       return service.orchestration.engine ?? embeddedOnly('api.engine');
     },
-    async request(path, options = {}) {
-      const headers: Record<string, string> = { ...options.headers };
-      if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`;
-      if (options.idempotencyKey !== undefined) headers['idempotency-key'] = options.idempotencyKey;
-      let body: string | undefined = options.raw;
-      if (body === undefined && options.body !== undefined) {
-        body = JSON.stringify(options.body);
-        headers['content-type'] ??= 'application/json';
-      }
-      const res = await fetch(`${server.url}${path}`, { method: options.method ?? (body !== undefined ? 'POST' : 'GET'), headers, body });
-      const text = await res.text();
-      let parsed: unknown = undefined;
-      try {
-        parsed = text ? JSON.parse(text) : undefined;
-      } catch {
-        parsed = undefined;
-      }
-      return { status: res.status, headers: res.headers, body: parsed as never, text };
-    },
+    request: (path, options) => requestAt(server.url, path, options),
     async merchant(options = {}) {
       const { account, keys } = await createMerchant(knex, { name: options.name ?? 'Test Merchant', now: clock.now() });
       const changes: AccountChanges = { ...(options.activate ? { status: 'active' } : {}), ...options.changes };
@@ -261,6 +243,27 @@ export async function startApi(options: StartApiOptions = {}): Promise<TestApi> 
 }
 
 /** The service with one activated merchant, as most suites start. */
+/** A request to the service at `url`, answered as TestApi's `request` answers (the body parsed when JSON). */
+export async function requestAt<T = any>(url: string, path: string, options: RequestOptions = {}): Promise<TestResponse<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`;
+  if (options.idempotencyKey !== undefined) headers['idempotency-key'] = options.idempotencyKey;
+  let body: string | undefined = options.raw;
+  if (body === undefined && options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(`${url}${path}`, { method: options.method ?? (body !== undefined ? 'POST' : 'GET'), headers, body });
+  const text = await res.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, headers: res.headers, body: parsed as T, text };
+}
+
 export async function startApiWithMerchant(options: StartApiOptions = {}): Promise<{ api: TestApi; keys: MerchantKeys; accountId: string }> {
   const api = await startApi(options);
   try {
