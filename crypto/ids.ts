@@ -41,10 +41,17 @@ function randomStep(): number[] {
 
 const base36 = (value: number, width: number) => value.toString(36).padStart(width, '0');
 
+/**
+ * A time this far behind the last id's is another timeline, not the clock stepping back: a test
+ * clock runs months ahead of the service, and objects of each carry their own time in their ids
+ * (one of the service's made after a clock's must not take the clock's time, nor sort after it).
+ */
+const OTHER_TIMELINE_MS = 60_000;
+
 /** A new id for an object of this kind, created at `nowMillis`. */
 export function newId(kind: IdKind, nowMillis: number = Date.now()): string {
   let tail: number[] | undefined;
-  if (nowMillis <= lastMillis) {
+  if (nowMillis <= lastMillis && nowMillis > lastMillis - OTHER_TIMELINE_MS) {
     // Same (or an earlier, clock stepped back) millisecond: keep increasing from the last id; a
     // tail that would overflow moves on to the next millisecond instead (about once in 2^26 ids).
     nowMillis = lastMillis;

@@ -4,9 +4,14 @@ import { COLLECTION_METHODS } from '../../domain/invoices';
 import { SUBSCRIPTION_STATUSES, TRIAL_END_BEHAVIORS } from '../../domain/subscription-rules';
 import { listQueryProperties } from '../platform/pagination';
 import { customerCreateSchema } from './customer';
-import { modeSchema, named, nullable, object, timestampSchema } from './json-schema';
+import { modeSchema, named, nullable, object, timestampSchema, type JsonSchema } from './json-schema';
 
 const quantity = { type: 'integer', minimum: 1, maximum: 10000, default: 1 };
+
+/** Fields of the spec this version takes but answers 501 for (coupons, taxes, price changes and pauses come next). */
+function notBuiltYet(fields: Record<string, JsonSchema>): Record<string, JsonSchema> {
+  return Object.fromEntries(Object.entries(fields).map(([name, schema]) => [name, { ...schema, description: 'The spec\'s; answered 501 NOT_SUPPORTED in this version.' }]));
+}
 const trialEndBehavior = {
   type: 'string',
   enum: [...TRIAL_END_BEHAVIORS],
@@ -27,7 +32,7 @@ export const subscriptionCreateSchema = object(
       description: '`charge_automatically`: each invoice is charged to the card on file, declines retried on the dunning ladder. `send_invoice`: each period\'s invoice is emailed to be paid by its due date.',
     },
     cardId: { type: 'string', pattern: idPattern('savedCard'), description: 'A card of this customer: the first invoice and the renewals are charged to it (else the customer\'s default card; else the customer pays at `checkoutUrl`).' },
-    daysUntilDue: { type: 'integer', minimum: 0, maximum: 365, default: 30 },
+    daysUntilDue: { type: 'integer', minimum: 0, maximum: 365, description: 'For `send_invoice`: each invoice is due this many days after it is finalised (default 30).' },
     reference: { type: 'string', maxLength: 120 },
     successUrl: { type: 'string', maxLength: 2000, description: 'Where the hosted page sends the customer after paying the first invoice at `checkoutUrl`.' },
     cancelUrl: { type: 'string', maxLength: 2000, description: 'Where the hosted page sends a customer who leaves without paying.' },
@@ -49,6 +54,7 @@ export const subscriptionCreateSchema = object(
         ['description', 'unitAmountCents'],
       ),
     },
+    ...notBuiltYet({ couponId: { type: 'string' }, taxRateIds: { type: 'array', maxItems: 5, items: { type: 'string' } } }),
     billingCycleAnchor: {
       type: 'string',
       default: 'now',
@@ -81,6 +87,17 @@ export const subscriptionUpdateSchema = object(
       description: 'Only while trialing (else 409 `subscription_change_refused`): `now` ends the trial at once (the first period is billed now), a time (after now, within two years) moves its end.',
     },
     trialEndBehavior,
+    ...notBuiltYet({
+      items: { type: 'array', maxItems: 10, items: { type: 'object' } },
+      priceId: { type: 'string', pattern: idPattern('price') },
+      quantity: { type: 'integer', minimum: 1, maximum: 10000 },
+      prorationBehavior: { type: 'string', enum: ['create_prorations', 'always_invoice', 'none'] },
+      prorationDate: { type: 'string', format: 'date-time' },
+      paymentBehavior: { type: 'string', enum: ['allow_incomplete', 'pending_if_incomplete'] },
+      pauseCollection: nullable(object({ behavior: { type: 'string', enum: ['keep_as_draft', 'mark_uncollectible', 'void'] }, resumesAt: { type: 'string', format: 'date-time' } }, ['behavior'])),
+      couponId: nullable({ type: 'string' }),
+      taxRateIds: { type: 'array', maxItems: 5, items: { type: 'string' } },
+    }),
   },
   [],
   { examples: [{ cancelAt: '2027-06-30T18:30:00.000Z', reference: 'order-1042' }], dependentSchemas: { cancelAt: { not: { properties: { cancelAtPeriodEnd: { const: true } }, required: ['cancelAtPeriodEnd'] } } } },

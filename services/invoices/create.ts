@@ -7,7 +7,7 @@ import type { InvoiceRow } from '../../db/invoices';
 import type { CollectionMethod } from '../../domain/invoices';
 import type { AccountScope, TransactionContext } from '../context';
 import { findOwned } from '../owned';
-import { billingNow } from '../test-clocks/billing-now';
+import { billingNowForNew } from '../test-clocks/billing-now';
 import { writeDraftInvoice } from './draft';
 
 export interface InvoiceInput {
@@ -21,7 +21,7 @@ export const DEFAULT_DAYS_UNTIL_DUE = 30;
 
 export async function createInvoice(ctx: TransactionContext, scope: AccountScope, input: InvoiceInput): Promise<InvoiceRow> {
   const customer = await findOwned<CustomerRow>(ctx.db, 'customers', input.customerId, scope, 'customer');
-  const now = await billingNow(ctx, customer);
+  const now = await billingNowForNew(ctx, customer);
   const collectionMethod = input.collectionMethod ?? 'send_invoice';
   return writeDraftInvoice(ctx, {
     id: newId('invoice', now.getTime()),

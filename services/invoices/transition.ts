@@ -30,12 +30,13 @@ export async function transitionInvoice(ctx: TransactionContext, invoiceId: stri
   const now = await billingNowOf(ctx, invoice.customer_id);
   const scope = { accountId: invoice.account_id, mode: invoice.mode, now };
   if (action === 'void') {
-    const voided = await updateInvoice(ctx.db, invoiceId, { status: 'void', voided_at: now });
+    // Closed: nothing more is attempted.
+    const voided = await updateInvoice(ctx.db, invoiceId, { status: 'void', voided_at: now, next_attempt_at: null });
     await recordEvent(ctx.db, { ...scope, type: 'invoice.voided', data: invoiceView(voided) });
     return voided;
   }
   if (action === 'mark_uncollectible') {
-    const marked = await updateInvoice(ctx.db, invoiceId, { status: 'uncollectible', marked_uncollectible_at: now });
+    const marked = await updateInvoice(ctx.db, invoiceId, { status: 'uncollectible', marked_uncollectible_at: now, next_attempt_at: null });
     await recordEvent(ctx.db, { ...scope, type: 'invoice.marked_uncollectible', data: invoiceView(marked) });
     return marked;
   }

@@ -2,7 +2,8 @@
 // - three days before it ends (at once for a shorter one), customer.subscription.trial_will_end and
 //   the trial_will_end email with what the first period will cost, once per trial end (one moved
 //   later is noticed again);
-// - at its end, the first paid period begins, anchored there: with a card on file (the
+// - at its end (where a subscription canceled at period end ends instead), the first paid period
+//   begins, anchored there: with a card on file (the
 //   subscription's, else the customer's default), or collected by sending, it is `active` and its
 //   invoice collected as any renewal's. With no card, `trialEndBehavior` decides: `create_invoice`
 //   sends the invoice to the customer to pay on its page by the subscription's daysUntilDue
@@ -37,6 +38,8 @@ export async function noticeTrialEnd(ctx: TransactionContext, subscription: Subs
 }
 
 export async function endTrial(ctx: TransactionContext, subscription: SubscriptionRow, at: Date): Promise<SubscriptionRow> {
+  // Canceled at the period's end while trialing: the trial is its last period.
+  if (subscription.cancel_at_period_end) return endSubscription(ctx, subscription, at, 'requested_by_merchant');
   const items = await itemsOf(ctx.db, [subscription.id]);
   // The paid periods are counted from the trial's end (as it ended: early, by `trialEnd` now).
   const ended = { trial_end: at, billing_cycle_anchor: at };

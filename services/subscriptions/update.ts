@@ -14,6 +14,7 @@ import type { CustomerRow } from '../../db/customers';
 import { recordEvent } from '../../db/events';
 import { lockSubscription, updateSubscription, type SubscriptionRow } from '../../db/subscriptions';
 import type { CollectionMethod } from '../../domain/invoices';
+import { ApiError } from '../../domain/errors';
 import { billingDateRefusal, nextSubscriptionStep, sameStep, subscriptionChangeRefusal, type TrialEndBehavior } from '../../domain/subscription-rules';
 import type { TransactionContext } from '../context';
 import { billingNowOf } from '../test-clocks/billing-now';
@@ -21,6 +22,7 @@ import { rescheduleSubscription } from './reschedule';
 import { showSubscription } from './show';
 import { endTrial } from './trial';
 import { checkUsableCard } from './usable-card';
+import { DEFAULT_DAYS_UNTIL_DUE } from '../invoices/create';
 
 export interface UpdateInput {
   cardId?: string;
@@ -32,9 +34,23 @@ export interface UpdateInput {
   daysUntilDue?: number;
   trialEnd?: string;
   trialEndBehavior?: TrialEndBehavior;
+  /** The spec's, not built in this version (price changes come with proration): 501. */
+  items?: unknown;
+  priceId?: string;
+  quantity?: number;
+  prorationBehavior?: string;
+  prorationDate?: string;
+  paymentBehavior?: string;
+  pauseCollection?: unknown;
+  couponId?: string | null;
+  taxRateIds?: string[];
 }
 
+const NOT_BUILT = ['items', 'priceId', 'quantity', 'prorationBehavior', 'prorationDate', 'paymentBehavior', 'pauseCollection', 'couponId', 'taxRateIds'] as const;
+
 export async function updateSubscriptionFields(ctx: TransactionContext, subscriptionId: string, input: UpdateInput): Promise<SubscriptionRow> {
+  const notBuilt = NOT_BUILT.filter((field) => input[field] !== undefined);
+  if (notBuilt.length > 0) throw new ApiError('NOT_SUPPORTED', `${notBuilt.join(', ')}: not built in this version (price, quantity, coupon, tax and pause changes come with proration and the next issues); nothing was changed.`);
   const subscription = await lockSubscription(ctx.db, subscriptionId);
   const refusal = subscriptionChangeRefusal(subscription.id, subscription.status, input.trialEnd !== undefined ? 'trial_end' : 'update');
   if (refusal !== null) throw refusal;
@@ -60,6 +76,8 @@ export async function updateSubscriptionFields(ctx: TransactionContext, subscrip
   if (input.reference !== undefined) changes.reference = input.reference;
   if (input.collectionMethod !== undefined) changes.collection_method = input.collectionMethod;
   if (input.daysUntilDue !== undefined) changes.days_until_due = input.daysUntilDue;
+  // Sent to the customer from now on: due in the default 30 days unless told.
+  else if (input.collectionMethod === 'send_invoice' && subscription.days_until_due === null) changes.days_until_due = DEFAULT_DAYS_UNTIL_DUE;
   if (input.trialEndBehavior !== undefined) changes.trial_end_behavior = input.trialEndBehavior;
   const trialEndsNow = input.trialEnd === 'now';
   if (input.trialEnd !== undefined && !trialEndsNow) {
@@ -69,7 +87,7 @@ export async function updateSubscriptionFields(ctx: TransactionContext, subscrip
     // The paid periods are counted from the trial's end.
     Object.assign(changes, { trial_end: trialEnd, current_period_end: trialEnd, billing_cycle_anchor: trialEnd });
   }
-  let updated = await updateSubscription(ctx.db, subscription.id, changes);
+  let updated = Object.keys(changes).length === 0 ? subscription : await updateSubscription(ctx.db, subscription.id, changes);
   if (trialEndsNow) updated = await endTrial(ctx, updated, now);
   if (!sameStep(nextSubscriptionStep(subscription), nextSubscriptionStep(updated))) await rescheduleSubscription(ctx, updated);
   // A trial ended now has told of the change already (customer.subscription.updated, or .deleted).

@@ -1,11 +1,20 @@
 // "Now" for a customer (DESIGN.md decision 12): its test clock's time, or the service's.
 import type { CustomerRow } from '../../db/customers';
 import { findTestClock } from '../../db/test-clocks';
+import { ApiError } from '../../domain/errors';
 import type { ServiceContext } from '../context';
 
 export async function billingNow(ctx: Pick<ServiceContext, 'db' | 'clock'>, customer: Pick<CustomerRow, 'test_clock_id'>): Promise<Date> {
   if (customer.test_clock_id === null) return ctx.clock.now();
   return (await findTestClock(ctx.db, customer.test_clock_id))!.frozen_time;
+}
+
+/** "Now" for something new of the customer's: refused (404) when the customer's test clock was deleted, as nothing of it moves again. */
+export async function billingNowForNew(ctx: Pick<ServiceContext, 'db' | 'clock'>, customer: Pick<CustomerRow, 'id' | 'test_clock_id'>): Promise<Date> {
+  if (customer.test_clock_id === null) return ctx.clock.now();
+  const clock = (await findTestClock(ctx.db, customer.test_clock_id))!;
+  if (clock.deleted_at !== null) throw new ApiError('NOT_FOUND', `The customer ${customer.id} lived on the test clock ${clock.id}, which was deleted: nothing new can be billed to them.`);
+  return clock.frozen_time;
 }
 
 /** "Now" for the customer of that id: its test clock's time, or the service's. */

@@ -25,6 +25,17 @@ describe('domain: ids', () => {
     assert.equal(new Set(same).size, same.length);
   });
 
+  it('a time far behind the last id\'s (a test clock ran ahead) is its own: the id carries it, and ids go on increasing from there', () => {
+    const ahead = newId('invoice', Date.UTC(2032, 0, 1));
+    const now = Date.UTC(2030, 5, 1);
+    const back = newId('invoice', now);
+    const next = newId('invoice', now);
+    assert.ok(back < ahead && back < next, 'not clamped to the clock\'s time');
+    assert.equal(back.slice(3, 12), now.toString(36).padStart(9, '0'));
+    const stepped = newId('invoice', now - 500);
+    assert.ok(stepped > next, 'a clock stepped back a little still increases');
+  });
+
   it('ids made in one millisecond are a random step apart, never a guessable neighbour', () => {
     const at = Date.UTC(2031, 0, 1);
     const tail = (id: string) => [...id.slice(-15)].reduce((value, digit) => value * 36n + BigInt(parseInt(digit, 36)), 0n);

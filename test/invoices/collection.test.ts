@@ -140,7 +140,7 @@ describe('invoice collection on test clocks', function () {
     assert.deepEqual([canceled.status, canceled.endedAt], ['canceled', at(renewal, 2 * DAY)]);
     await advance(clock.id, at(renewal, 20 * DAY));
     const voided = await read(`/v1/invoices/${invoice.id}`);
-    assert.deepEqual([voided.status, voided.attemptCount], ['void', 2]);
+    assert.deepEqual([voided.status, voided.attemptCount, voided.nextAttemptAt], ['void', 2, null]);
     assert.equal((await chargesOf(invoice.id)).length, 2);
     assert.equal((await get(invoice.hostedInvoiceUrl)).status, 409, invoice.hostedInvoiceUrl);
   });

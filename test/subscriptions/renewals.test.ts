@@ -88,6 +88,12 @@ describe('subscriptions: renewals on a test clock', function () {
     assert.deepEqual(event.data, ended);
     assert.equal(api.engine.describe(`subscription/${subscription.id}`)?.status, 'COMPLETED');
     assert.equal((await api.request(`/v1/invoices?subscriptionId=${subscription.id}`, { key: keys.sk_test })).body.data.length, 1, 'no renewal made on the way out');
+    // Nothing new for a customer whose clock is gone: it would never move.
+    for (const [path, body] of [['/v1/subscriptions', { customerId: customer.id, priceId: price.id }], ['/v1/invoices', { customerId: customer.id }]] as const) {
+      const refused = await api.request(path, { key: keys.sk_test, body, idempotencyKey: ik() });
+      assert.deepEqual([refused.status, refused.body.code], [404, 'NOT_FOUND'], path);
+      assert.match(refused.body.message, /test clock .* was deleted/);
+    }
   });
 
   const monthlyOnClock = async (email: string, frozenTime: string) => {
