@@ -19,10 +19,22 @@ import { draftRow } from './draft';
 /** The preview's id: the subscription's, so a merchant finds it again (the spec's form). */
 export const upcomingInvoiceId = (subscriptionId: string): string => `upcoming_${subscriptionId}`;
 
-export async function upcomingInvoice(ctx: Pick<ServiceContext, 'db'>, subscription: SubscriptionRow): Promise<InvoiceRow> {
+/** Whether the subscription will renew (or, trialing, begin its paid periods): not ended, paused, or to be canceled first. */
+export function willRenew(subscription: SubscriptionRow): boolean {
   const next = nextSubscriptionStep(subscription);
-  const renews = next.kind !== 'ended' && next.kind !== 'idle' && next.kind !== 'cancel' && !subscription.cancel_at_period_end;
-  if (!renews) throw new ApiError('NOT_FOUND', `The subscription ${subscription.id} will not renew (${next.kind === 'idle' ? 'paused' : next.kind === 'ended' ? subscription.status : 'it is to be canceled'}): it has no upcoming invoice.`);
+  return next.kind !== 'ended' && next.kind !== 'idle' && next.kind !== 'cancel' && !subscription.cancel_at_period_end;
+}
+
+export async function upcomingInvoice(ctx: Pick<ServiceContext, 'db'>, subscription: SubscriptionRow): Promise<InvoiceRow> {
+  if (!willRenew(subscription)) {
+    const next = nextSubscriptionStep(subscription);
+    throw new ApiError('NOT_FOUND', `The subscription ${subscription.id} will not renew (${next.kind === 'idle' ? 'paused' : next.kind === 'ended' ? subscription.status : 'it is to be canceled'}): it has no upcoming invoice.`);
+  }
+  return renewalInvoice(ctx, subscription);
+}
+
+/** The invoice the subscription's next period would make (from its trial's end, for a trialing one). */
+export async function renewalInvoice(ctx: Pick<ServiceContext, 'db'>, subscription: SubscriptionRow): Promise<InvoiceRow> {
   const trialing = subscription.status === 'trialing' && subscription.trial_end !== null;
   const start = trialing ? subscription.trial_end! : subscription.current_period_end;
   const items = await itemsOf(ctx.db, [subscription.id]);

@@ -1,7 +1,7 @@
 // A subscription's trial (steps of its workflow, in the customer's time):
 // - three days before it ends (at once for a shorter one), customer.subscription.trial_will_end and
-//   the trial_will_end email with what the first period will cost, once per trial end (one moved
-//   later is noticed again);
+//   the trial_will_end email with what the first period will cost, and invoice.upcoming with that
+//   invoice, once per trial end (one moved later is noticed again);
 // - at its end (where a subscription canceled at period end ends instead), the first paid period
 //   begins, anchored there: with a card on file (the
 //   subscription's, else the customer's default), or collected by sending, it is `active` and its
@@ -11,26 +11,30 @@
 //   merchant once there is a card); `cancel` ends it.
 import { recordEvent } from '../../db/events';
 import { itemsOf, updateSubscription, type SubscriptionRow } from '../../db/subscriptions';
-import { invoiceTotals } from '../../domain/invoices';
+import { centsFromDb } from '../../domain/money';
 import { DEFAULT_DAYS_UNTIL_DUE } from '../invoices/create';
+import { invoiceView } from '../../views/invoice';
 import { subscriptionView } from '../../views/subscription';
+import { renewalInvoice, willRenew } from '../invoices/upcoming';
 import type { TransactionContext } from '../context';
 import { customerRecipient, keepEmail } from '../emails/keep';
 import { invoiceCard } from '../invoices/collect';
-import { nextPeriodOf, startPeriod, subscriptionLines } from './bill-period';
+import { nextPeriodOf, startPeriod } from './bill-period';
 import { endSubscription } from './end';
 
 export async function noticeTrialEnd(ctx: TransactionContext, subscription: SubscriptionRow, at: Date): Promise<SubscriptionRow> {
   const trialEnd = subscription.trial_end!;
   const noticed = await updateSubscription(ctx.db, subscription.id, { trial_notice_for: trialEnd });
   const items = await itemsOf(ctx.db, [subscription.id]);
-  const { amountDueCents } = invoiceTotals(subscriptionLines(items, nextPeriodOf(noticed, items, trialEnd)));
+  const upcoming = await renewalInvoice(ctx, noticed);
   await recordEvent(ctx.db, { accountId: noticed.account_id, mode: noticed.mode, type: 'customer.subscription.trial_will_end', data: subscriptionView(noticed, items), now: at });
+  // The first paid period's invoice, as invoice.upcoming announces each renewal's (when there will be one).
+  if (willRenew(noticed)) await recordEvent(ctx.db, { accountId: noticed.account_id, mode: noticed.mode, type: 'invoice.upcoming', data: invoiceView(upcoming), now: at });
   await keepEmail(ctx, {
     accountId: noticed.account_id,
     mode: noticed.mode,
     ...(await customerRecipient(ctx, noticed.account_id, noticed.customer_id)),
-    content: { kind: 'trial_will_end', product: items[0]?.price.product_name ?? '', trialEnd, amountCents: amountDueCents },
+    content: { kind: 'trial_will_end', product: items[0]?.price.product_name ?? '', trialEnd, amountCents: centsFromDb(upcoming.amount_due_cents) },
     objectId: noticed.id,
     at,
   });

@@ -47,6 +47,8 @@ describe('a subscription\'s life on test clocks: trials, pauses, cancelAt and up
     assert.deepEqual(await emailsAbout(sub.id), [['trial_will_end', at(trialEnd, -3 * DAY)]]);
     const [notice] = await api.knex('emails').where({ object_id: sub.id, kind: 'trial_will_end' }).select('text');
     assert.match(notice.text, /Rs\. 1,500\.00/, 'the notice says what the first period costs');
+    const [upcoming] = await api.knex('events').where({ type: 'invoice.upcoming' }).whereRaw("data->>'subscriptionId' = ?", [sub.id]).select('data');
+    assert.deepEqual([upcoming.data.periodStart, upcoming.data.amountDueCents], [trialEnd, 150000], 'invoice.upcoming with the first paid period\'s invoice');
 
     await advance(clock.id, '2027-03-20T00:00:00.000Z');
     const invoices = await invoicesOf(sub.id);
