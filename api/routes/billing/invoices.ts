@@ -90,6 +90,8 @@ export const invoiceRoutes = (processors: Processors, log: Logger): RouteSpec[] 
     auth: { permission: 'billing:read' },
     query: upcomingInvoiceQuerySchema,
     responses: { 200: { description: 'The preview.', schema: invoiceSchema } },
+    // No such subscription, or one that will not renew.
+    errors: ['NOT_FOUND'],
     async handler(input) {
       const subscription = await findIn<SubscriptionRow>(input.db, subscriptionTable, input.query.subscriptionId, input.caller);
       return { status: 200, body: invoiceView(await upcomingInvoice(input, subscription)) };
@@ -106,7 +108,7 @@ export const invoiceRoutes = (processors: Processors, log: Logger): RouteSpec[] 
     auth: { permission: 'billing:read' },
     body: invoicePreviewSchema,
     responses: { 200: { description: 'The preview.', schema: invoiceSchema } },
-    errors: ['billing_date_invalid', 'subscription_ended'],
+    errors: ['billing_date_invalid', 'subscription_ended', 'NOT_FOUND', 'NOT_SUPPORTED'],
     async handler(input) {
       const subscription = await findIn<SubscriptionRow>(input.db, subscriptionTable, input.body.subscriptionId, input.caller);
       return { status: 200, body: invoiceView(await previewInvoice(input, subscription, input.body)) };

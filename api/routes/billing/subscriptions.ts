@@ -33,7 +33,7 @@ export const subscriptionRoutes = [
     body: subscriptionCreateSchema,
     responses: { 201: { description: 'The new subscription.', schema: subscriptionSchema } },
     // 404 also without a reason: no such customer or price.
-    errors: ['items_invalid', 'billing_date_invalid', 'billing_cycle_anchor_invalid', 'price_unavailable', 'card_not_reusable', 'saved_cards_off', 'mode_mismatch'],
+    errors: ['items_invalid', 'billing_date_invalid', 'billing_cycle_anchor_invalid', 'price_unavailable', 'card_not_reusable', 'saved_cards_off', 'mode_mismatch', 'NOT_SUPPORTED'],
     async handler(input) {
       return { status: 201, body: (await createSubscription(transactional(input), input.caller, input.body)).view };
     },
@@ -80,7 +80,7 @@ export const subscriptionRoutes = [
     body: subscriptionUpdateSchema,
     responses: { 200: { description: 'The subscription, updated.', schema: subscriptionSchema } },
     // 404 also without a reason: no such subscription or card.
-    errors: ['billing_date_invalid', 'subscription_ended', 'subscription_change_refused', 'card_not_reusable'],
+    errors: ['billing_date_invalid', 'subscription_ended', 'subscription_change_refused', 'card_not_reusable', 'NOT_SUPPORTED'],
     async handler(input) {
       const found = await findIn<SubscriptionRow>(input.db, subscriptionTable, input.params.id, input.caller);
       const row = await updateSubscriptionFields(transactional(input), found.id, input.body);
