@@ -176,10 +176,11 @@ export function describeCheckoutLifetime(engine: EngineKind): void {
       const c = await open();
       const pay = await postPay(c.url, DETAILS);
       const session = new URL(pay.location as string);
-      const card = await postForm(`${session.origin}${session.pathname}/card${session.search}`, APPROVED);
-      await postForm(new URL(card.location as string, api.url).toString(), { result: 'pass' });
+      // Left at 3-D Secure: with the processor until the customer answers, whatever the workflow
+      // asks meanwhile (after the customer's answer, a workflow quick to ask would close it first).
+      await postForm(`${session.origin}${session.pathname}/card${session.search}`, APPROVED);
       const [start] = (await createResumers({ db: api.knex, clock: api.clock })[0]!()).filter((s) => s.workflowId === `checkout/${c.id}`);
-      assert.deepEqual(start!.args, [{ checkoutId: c.id, expiresAt: c.expiresAt, attemptInFlight: 1 }]);
+      assert.deepEqual(start?.args, [{ checkoutId: c.id, expiresAt: c.expiresAt, attemptInFlight: 1 }]);
     });
 
     it('an unfinished processor session is closed at expiry: a late 3-D Secure cannot charge', async () => {
