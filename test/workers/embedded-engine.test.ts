@@ -115,3 +115,32 @@ describe('embedded engine: loud failures', function () {
     await assert.rejects(env.result('blocked/1'), /blocked with nothing scheduled/);
   });
 });
+
+describe('embedded engine: activities running at once', function () {
+  it('no more than maxConcurrentActivities attempts run at once; the rest run in their turn, in order, and virtual time waits for them', async function () {
+    let running = 0;
+    let most = 0;
+    const done: string[] = [];
+    const record = async (label: string) => {
+      running++;
+      most = Math.max(most, running);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      running--;
+      done.push(label);
+      return label;
+    };
+    const engine = await EmbeddedEngine.create({ workflowsPath, activities: { record }, clock: 'virtual', maxConcurrentActivities: 3 });
+    try {
+      const ids = Array.from({ length: 12 }, (_, i) => `storm/${String(i).padStart(2, '0')}`);
+      for (const id of ids) engine.start({ workflowType: 'checkoutLifetime', workflowId: id, args: [id, SECOND] });
+      await engine.runUntilIdle();
+      await engine.advance(SECOND);
+      await engine.runUntilIdle();
+      assert.equal(most, 3);
+      assert.deepEqual(done, ids.map((id) => `${id}:expired`), 'each in its turn, in the order they fell due');
+      assert.ok(ids.every((id) => engine.describe(id)?.status === 'COMPLETED'));
+    } finally {
+      await engine.shutdown();
+    }
+  });
+});

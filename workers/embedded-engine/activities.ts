@@ -39,6 +39,10 @@ export interface ActivityState {
 }
 
 export class ActivityCommands {
+  /** Attempts running now; beyond `maxRunning` the rest wait their turn, in order. */
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
   constructor(
     private readonly clock: Clock,
     private readonly namespace: string,
@@ -46,6 +50,7 @@ export class ActivityCommands {
     private readonly log: EngineLog,
     private readonly work: BackgroundWork,
     private readonly deliver: Deliver,
+    private readonly maxRunning: number,
   ) {}
 
   schedule(run: Run, command: coresdk.workflow_commands.IScheduleActivity, completedEventId: number): void {
@@ -151,7 +156,33 @@ export class ActivityCommands {
     for (const activity of run.activities?.values() ?? []) activity.attemptHandle?.cancel('CANCELLED');
   }
 
+  /**
+   * Runs the attempt now, or, with `maxRunning` attempts running (a Temporal worker's
+   * maxConcurrentActivityTaskExecutions), when its turn comes: a storm of due activities would
+   * otherwise all wait on the database's pool at once, and those waiting past their start-to-close
+   * timeout be run again. Its timeout counts from its start. Virtual time waits for it meanwhile.
+   */
   private runAttempt(run: Run, state: ActivityState): void {
+    if (this.running >= this.maxRunning) {
+      this.work.trackAttempt(
+        new Promise<void>((turn) => {
+          this.waiting.push(() => {
+            turn();
+            if (!state.done && run.open) this.runAttempt(run, state);
+            else this.waiting.shift()?.();
+          });
+        }),
+      );
+      return;
+    }
+    this.running += 1;
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      this.running -= 1;
+      this.waiting.shift()?.();
+    };
     const now = this.clock.now();
     const { command } = state;
     const startToCloseMs = optionalTsToMs(command.startToCloseTimeout) ?? optionalTsToMs(command.scheduleToCloseTimeout) ?? 0;
@@ -182,6 +213,7 @@ export class ActivityCommands {
     state.attemptHandle = handle;
     const attempt = state.attempt;
     const settle = (result: AttemptResult): void => {
+      release();
       if (state.attemptHandle !== handle || state.attempt !== attempt) return;
       if (state.timer) this.clock.cancel(state.timer);
       state.timer = undefined;

@@ -80,6 +80,12 @@ export interface EngineOptions {
    * next has work.
    */
   maxCachedWorkflows?: number;
+  /**
+   * Activity attempts running at once (20 unless stated; a Temporal worker's
+   * maxConcurrentActivityTaskExecutions): the rest wait their turn, so a renewal storm does not
+   * queue thousands on the database's pool.
+   */
+  maxConcurrentActivities?: number;
 }
 
 export interface RunDescription {
@@ -126,7 +132,7 @@ export class EmbeddedEngine {
     const deliver: Deliver = (run, delivery) => this.tasks.deliver(run, delivery);
     this.runs = new RunRegistry(creator, this.clock, this.namespace, this.taskQueue, deliver);
     this.cache = new WorkflowCache(this.clock, options.maxCachedWorkflows ?? 2_000, this.work);
-    this.activities = new ActivityCommands(this.clock, this.namespace, activityFns, log, this.work, deliver);
+    this.activities = new ActivityCommands(this.clock, this.namespace, activityFns, log, this.work, deliver, options.maxConcurrentActivities ?? 20);
     this.signalsAndUpdates = new SignalsAndUpdates(this.clock);
     const timers = new TimerCommands(this.clock, deliver);
     const children = new ChildWorkflowCommands(this.clock, this.namespace, this.runs, deliver);
