@@ -27,6 +27,7 @@ function refusal(action: InvoiceAction, invoice: InvoiceRow): ApiError {
 export async function transitionInvoice(ctx: TransactionContext, invoiceId: string, action: InvoiceAction): Promise<InvoiceRow> {
   const invoice = await lockInvoice(ctx.db, invoiceId);
   if (!actionAllowed(action, invoice.status)) throw refusal(action, invoice);
+  if (action === 'finalize') return finalizeInvoice(ctx, invoice);
   const now = await billingNowOf(ctx, invoice.customer_id);
   const scope = { accountId: invoice.account_id, mode: invoice.mode, now };
   if (action === 'void') {
@@ -35,12 +36,20 @@ export async function transitionInvoice(ctx: TransactionContext, invoiceId: stri
     await recordEvent(ctx.db, { ...scope, type: 'invoice.voided', data: invoiceView(voided) });
     return voided;
   }
-  if (action === 'mark_uncollectible') {
-    const marked = await updateInvoice(ctx.db, invoiceId, { status: 'uncollectible', marked_uncollectible_at: now, next_attempt_at: null });
-    await recordEvent(ctx.db, { ...scope, type: 'invoice.marked_uncollectible', data: invoiceView(marked) });
-    return marked;
-  }
-  const customer = (await ctx.db('customers').where({ id: invoice.customer_id }).first('locale', 'test_clock_id')) as Pick<CustomerRow, 'locale' | 'test_clock_id'>;
+  const marked = await updateInvoice(ctx.db, invoiceId, { status: 'uncollectible', marked_uncollectible_at: now, next_attempt_at: null });
+  await recordEvent(ctx.db, { ...scope, type: 'invoice.marked_uncollectible', data: invoiceView(marked) });
+  return marked;
+}
+
+/** A draft numbered and opened, in its customer's time (their language and clock read at once). */
+async function finalizeInvoice(ctx: TransactionContext, invoice: InvoiceRow): Promise<InvoiceRow> {
+  const invoiceId = invoice.id;
+  const customer = (await ctx.db('customers as c')
+    .leftJoin('test_clocks as t', 't.id', 'c.test_clock_id')
+    .where('c.id', invoice.customer_id)
+    .first('c.locale', 'c.test_clock_id', 't.frozen_time')) as Pick<CustomerRow, 'locale' | 'test_clock_id'> & { frozen_time: Date | null };
+  const now = customer.frozen_time ?? ctx.clock.now();
+  const scope = { accountId: invoice.account_id, mode: invoice.mode, now };
   const number = invoiceNumber(await takeInvoiceNumber(ctx.db, invoice.account_id, invoice.mode));
   // Only an invoice sent to the customer has a due date; one charged to the card is due at once.
   const dueDate = invoice.collection_method === 'send_invoice' ? new Date(now.getTime() + (invoice.days_until_due ?? 0) * DAY_MS) : null;
