@@ -4,20 +4,10 @@
 import path from 'node:path';
 import { EmbeddedEngine } from '../workers/embedded-engine/engine';
 import { runAsCommand } from './command';
+import { gcNote, settledHeapUsed } from './heap';
 
 const workflowsPath = path.resolve(__dirname, '../test/fixtures/workflows/index.ts');
 const LIFETIME_MS = 30 * 60_000;
-
-/**
- * The heap in use after enough full collections for V8 to flush the bytecode nothing ran lately
- * (it does so once a function has gone unused through five of them): in `npm run bench`, code of
- * the earlier benchmarks would otherwise be flushed between the two readings.
- */
-function settledHeapUsed(): number {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  for (let i = 0; i < 7 && gc; i++) gc();
-  return process.memoryUsage().heapUsed;
-}
 
 async function throughput(count: number): Promise<number> {
   const engine = await EmbeddedEngine.create({ workflowsPath, activities: { record: async (label: string) => label }, clock: 'virtual', keepClosedHistory: false });
@@ -53,9 +43,8 @@ export async function runEmbeddedEngineBench(): Promise<void> {
   const runs = [await throughput(2_000), await throughput(2_000), await throughput(2_000)].sort((a, b) => a - b);
   const perSecond = runs[1]!;
   const perWorkflow = await heapPerOpenWorkflow(10_000);
-  const gcNote = (globalThis as { gc?: unknown }).gc ? '' : ' (run node with --expose-gc for a steadier figure)';
   console.log(`embedded engine: ${perSecond.toFixed(0)} checkout-shaped workflows started and completed per second, median of ${runs.map((r) => r.toFixed(0)).join(', ')} (target >= 500)`);
-  console.log(`embedded engine: ${(perWorkflow / 1024).toFixed(1)} kB of heap per open workflow with 10,000 open (target <= 64 kB)${gcNote}`);
+  console.log(`embedded engine: ${(perWorkflow / 1024).toFixed(1)} kB of heap per open workflow with 10,000 open (target <= 64 kB)${gcNote()}`);
 }
 
 if (require.main === module) runAsCommand(runEmbeddedEngineBench);

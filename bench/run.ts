@@ -6,6 +6,7 @@ import { runCardChargeBench } from './cards';
 import { runCheckoutBench } from './checkouts';
 import { runRefundBench } from './refunds';
 import { runWebhookBench } from './webhooks';
+import { runBillingBench } from './billing';
 import { runAsCommand } from './command';
 
 async function main(): Promise<void> {
@@ -17,6 +18,7 @@ async function main(): Promise<void> {
     await runRefundBench(database);
     await runCardChargeBench(database);
     await runWebhookBench(database);
+    await runBillingBench(database);
     await runEmbeddedEngineBench();
   } finally {
     await database.close();
