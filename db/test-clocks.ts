@@ -20,9 +20,18 @@ export async function insertTestClock(db: Db, row: TestClockRow): Promise<void> 
   await db('test_clocks').insert(row);
 }
 
-/** The clock's row, locked until `db`'s transaction ends. */
+/** The clock's row, locked until `db`'s transaction ends (an advance's step, the clock's changes). */
 export async function lockTestClock(db: Db, id: string): Promise<TestClockRow | undefined> {
   return (await db('test_clocks').where({ id }).forUpdate().first()) as TestClockRow | undefined;
+}
+
+/**
+ * The clock's row, shared until `db`'s transaction ends: for writing a workflow's wait. Waits are
+ * written side by side; an advance's step (lockTestClock) waits for them, and they for it, so no
+ * wait falls between the step's reading of the waits and its moving the clock.
+ */
+export async function shareTestClock(db: Db, id: string): Promise<TestClockRow | undefined> {
+  return (await db('test_clocks').where({ id }).forShare().first()) as TestClockRow | undefined;
 }
 
 export async function updateTestClock(db: Db, id: string, changes: Partial<Pick<TestClockRow, 'frozen_time' | 'advancing_to' | 'deleted_at'>>): Promise<TestClockRow> {

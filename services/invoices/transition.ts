@@ -5,7 +5,7 @@
 // open one). The time is the customer's (a test clock's, if it lives on one).
 import type { CustomerRow } from '../../db/customers';
 import { recordEvent } from '../../db/events';
-import { lockTestClock, putClockWait } from '../../db/test-clocks';
+import { putClockWait, shareTestClock } from '../../db/test-clocks';
 import { invoiceCollectionStart } from '../../orchestration/starts';
 import { lockInvoice, takeInvoiceNumber, updateInvoice, type InvoiceRow } from '../../db/invoices';
 import { ApiError } from '../../domain/errors';
@@ -69,7 +69,7 @@ async function finalizeInvoice(ctx: TransactionContext, invoice: InvoiceRow): Pr
 async function startCollection(ctx: TransactionContext, invoice: InvoiceRow, clockId: string | null): Promise<void> {
   const start = invoiceCollectionStart(invoice, clockId);
   if (clockId !== null) {
-    await lockTestClock(ctx.db, clockId);
+    await shareTestClock(ctx.db, clockId);
     await putClockWait(ctx.db, { workflowId: start.workflowId, clockId, dueAt: invoice.finalized_at! });
   }
   ctx.afterCommit(async () => {

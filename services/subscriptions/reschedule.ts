@@ -3,7 +3,7 @@
 // clock the new wait is written in the change's transaction, with the clock locked, so an advance
 // that starts before the workflow has asked again still stops at the new instant.
 import type { SubscriptionRow } from '../../db/subscriptions';
-import { deleteClockWait, lockTestClock, putClockWait } from '../../db/test-clocks';
+import { deleteClockWait, putClockWait, shareTestClock } from '../../db/test-clocks';
 import { nextSubscriptionStep } from '../../domain/subscription-rules';
 import { workflowGone } from '../../orchestration/errors';
 import { subscriptionStart } from '../../orchestration/starts';
@@ -13,7 +13,7 @@ import type { TransactionContext } from '../context';
 /** On a test clock, the subscription's workflow waits for its next step (or for nothing). */
 export async function putSubscriptionWait(ctx: TransactionContext, subscription: SubscriptionRow, workflowId: string): Promise<void> {
   if (subscription.test_clock_id === null) return;
-  await lockTestClock(ctx.db, subscription.test_clock_id);
+  await shareTestClock(ctx.db, subscription.test_clock_id);
   const next = nextSubscriptionStep(subscription);
   if ('at' in next) await putClockWait(ctx.db, { workflowId, clockId: subscription.test_clock_id, dueAt: new Date(next.at) });
   else await deleteClockWait(ctx.db, workflowId);

@@ -1,8 +1,8 @@
 // The steps of a test clock's advance, for its workflow (workflows/test-clock-advance.ts), and the
-// waits of the workflows living on the clock (workflows/billing-time.ts). Each step and each wait
-// is written with the clock's row locked, so a wait is never written between an advance's reading
-// of the waits and its moving the clock.
-import { clockWaitsDue, deleteClockWait, earliestClockWait, findTestClock, lockTestClock, putClockWait, updateTestClock, type TestClockRow } from '../../db/test-clocks';
+// waits of the workflows living on the clock (workflows/billing-time.ts). Each step takes the
+// clock's row for update and each wait shares it, so waits are written side by side but never
+// between an advance's reading of the waits and its moving the clock.
+import { clockWaitsDue, deleteClockWait, earliestClockWait, findTestClock, lockTestClock, putClockWait, shareTestClock, updateTestClock, type TestClockRow } from '../../db/test-clocks';
 import { clockAdvancedSignal } from '../../workflows/billing-time';
 import { clockWaitMovedSignal } from '../../workflows/test-clock-advance';
 import { workflowGone } from '../../orchestration/errors';
@@ -59,7 +59,7 @@ async function nudgeAdvance(deps: ServiceDeps, clock: TestClockRow | undefined):
 /** Writes the workflow's wait for `dueAt` on the clock; the clock's time now (ms). */
 export async function waitOnClock(deps: ServiceDeps, wait: { clockId: string; workflowId: string; dueAt: number }): Promise<number> {
   const clock = await inTransaction(deps, async ({ db: trx }) => {
-    const locked = await lockTestClock(trx, wait.clockId);
+    const locked = await shareTestClock(trx, wait.clockId);
     if (locked === undefined) throw new Error(`test clock ${wait.clockId} not found`);
     await putClockWait(trx, { workflowId: wait.workflowId, clockId: wait.clockId, dueAt: new Date(wait.dueAt) });
     return locked;
