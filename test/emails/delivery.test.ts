@@ -107,7 +107,8 @@ describe('customer emails: kept and sent', function () {
     smtp.refuse = true;
     const { payment } = await payAndKeep(api, keys, { consent: false, email: 'kamal@example.com' });
     await eventually(async () => smtp.refused, (n) => n >= 1, 10_000);
-    const row = await api.knex('emails').where({ object_id: payment.id }).first();
+    // The sender writes the refusal a moment after the SMTP server has said it.
+    const row = await eventually(() => api.knex('emails').where({ object_id: payment.id }).first(), (r) => r?.last_error != null, 10_000);
     assert.equal(row.sent_at, null);
     assert.match(row.last_error, /Mailbox busy/);
     smtp.refuse = false;
