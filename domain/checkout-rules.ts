@@ -1,6 +1,6 @@
 // The rules of a new checkout that JSON Schema cannot say: amounts (reason `amount`), the line
 // items' order and summary, and where the customer may be sent back to.
-import { ApiError } from './errors';
+import { ApiError, type FieldError } from './errors';
 import type { Locale } from './locale';
 
 export const PAYMENT_MIN_CENTS = 1_000;
@@ -62,6 +62,14 @@ export function orderFromLineItems(items: readonly LineItemInput[]): Order {
 export function summariseLineItems(items: readonly LineItemInput[]): string {
   const text = items.map((item) => `${item.quantity} × ${item.name}`).join(', ');
   return text.length <= 120 ? text : `${text.slice(0, 119)}…`;
+}
+
+/** The return URLs given (`successUrl`, `cancelUrl`) that a browser may not be sent to, each with why. */
+export function returnUrlFields(input: { successUrl?: string; cancelUrl?: string }): FieldError[] {
+  return (['successUrl', 'cancelUrl'] as const).flatMap((name) => {
+    const problem = input[name] === undefined ? null : returnUrlProblem(input[name]);
+    return problem === null ? [] : [{ path: name, message: problem }];
+  });
 }
 
 // Schemes a browser must never be sent to, even as an "app" scheme.

@@ -1,7 +1,7 @@
 // Create a checkout: the hosted page's 30 minutes and its payment, written with the caller's
 // Idempotency-Key in one statement (the hottest write), then its lifetime workflow started.
-import { amountInRange, checkoutUrl, orderFromLineItems, returnUrlProblem, summariseLineItems, type LineItemInput } from '../../domain/checkout-rules';
-import { ApiError, type FieldError } from '../../domain/errors';
+import { amountInRange, checkoutUrl, orderFromLineItems, returnUrlFields, summariseLineItems, type LineItemInput } from '../../domain/checkout-rules';
+import { ApiError } from '../../domain/errors';
 import type { Locale } from '../../domain/locale';
 import { normaliseSriLankanPhone } from '../../domain/phone';
 import { monthlyLimitReached, mostUsedForPayment, planOf } from '../../domain/plans';
@@ -54,11 +54,7 @@ function amountOf(input: Pick<CheckoutInput, 'amountCents' | 'description' | 'li
  */
 export function checkedPurchase(scope: AccountScope, input: Omit<CheckoutInput, 'customer'>): ReturnType<typeof amountOf> {
   const purchase = amountOf(input);
-  const fields: FieldError[] = [];
-  for (const name of ['successUrl', 'cancelUrl'] as const) {
-    const problem = input[name] === undefined ? null : returnUrlProblem(input[name]);
-    if (problem !== null) fields.push({ path: name, message: problem });
-  }
+  const fields = returnUrlFields(input);
   if (fields.length > 0) throw new ApiError('VALIDATION_FAILED', 'The body is not valid.', { fields });
   if (input.saveCard === true && scope.mode === 'live' && !scope.account.savedCards) {
     throw new ApiError('saved_cards_off', 'Saved cards are off for this account: a live checkout cannot offer to keep the card.');

@@ -15,7 +15,7 @@ import { findPricedRow } from '../../db/prices';
 import { insertSubscription, itemsOf, updateSubscription, type SubscriptionItemRow, type SubscriptionRow } from '../../db/subscriptions';
 import { recordEvent } from '../../db/events';
 import { periodFrom, trialEndAfterDays } from '../../domain/billing-periods';
-import { returnUrlProblem } from '../../domain/checkout-rules';
+import { returnUrlFields } from '../../domain/checkout-rules';
 import { addedLines, trialLines } from '../../domain/invoices';
 import { billingDateRefusal, type TrialEndBehavior } from '../../domain/subscription-rules';
 import { ApiError } from '../../domain/errors';
@@ -67,10 +67,7 @@ function anchorRefusal(anchor: string | undefined, trial: boolean): ApiError | n
 
 /** Return URLs (after the first payment on the hosted page) are checked as a checkout's. */
 function returnUrlsRefusal(input: SubscriptionInput): ApiError | null {
-  const fields = (['successUrl', 'cancelUrl'] as const).flatMap((name) => {
-    const problem = input[name] === undefined ? null : returnUrlProblem(input[name]);
-    return problem === null ? [] : [{ path: name, message: problem }];
-  });
+  const fields = returnUrlFields(input);
   return fields.length === 0 ? null : new ApiError('VALIDATION_FAILED', 'The body is not valid.', { fields });
 }
 

@@ -10,10 +10,15 @@ import type { TransactionContext } from '../context';
 import { customerRecipient, keepEmail } from '../emails/keep';
 import { transitionInvoice } from '../invoices/transition';
 
+/** The subscription's draft and open invoices voided (nothing more is collected), but `keep`'s. */
+export async function voidOpenInvoices(ctx: TransactionContext, subscriptionId: string, keep?: string): Promise<void> {
+  const open = (await ctx.db('invoices').where({ subscription_id: subscriptionId }).whereIn('status', ['draft', 'open']).whereNot('id', keep ?? '').pluck('id')) as string[];
+  for (const invoiceId of open) await transitionInvoice(ctx, invoiceId, 'void');
+}
+
 export async function endSubscription(ctx: TransactionContext, subscription: SubscriptionRow, at: Date, cancelReason: string | null, keepOpenInvoiceId?: string): Promise<SubscriptionRow> {
   const ended = await updateSubscription(ctx.db, subscription.id, { status: 'canceled', canceled_at: subscription.canceled_at ?? at, ended_at: at, cancel_reason: cancelReason });
-  const open = (await ctx.db('invoices').where({ subscription_id: subscription.id }).whereIn('status', ['draft', 'open']).whereNot('id', keepOpenInvoiceId ?? '').pluck('id')) as string[];
-  for (const invoiceId of open) await transitionInvoice(ctx, invoiceId, 'void');
+  await voidOpenInvoices(ctx, subscription.id, keepOpenInvoiceId);
   const items = await itemsOf(ctx.db, [subscription.id]);
   await recordEvent(ctx.db, { accountId: ended.account_id, mode: ended.mode, type: 'customer.subscription.deleted', data: subscriptionView(ended, items), now: at });
   await keepEmail(ctx, {

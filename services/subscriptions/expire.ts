@@ -4,12 +4,11 @@
 import { recordEvent } from '../../db/events';
 import { updateSubscription, type SubscriptionRow } from '../../db/subscriptions';
 import type { TransactionContext } from '../context';
-import { transitionInvoice } from '../invoices/transition';
+import { voidOpenInvoices } from './end';
 import { showSubscription } from './show';
 
 export async function expireIncomplete(ctx: TransactionContext, subscription: SubscriptionRow, at: Date): Promise<SubscriptionRow> {
-  const open = (await ctx.db('invoices').where({ subscription_id: subscription.id, status: 'open' }).pluck('id')) as string[];
-  for (const invoiceId of open) await transitionInvoice(ctx, invoiceId, 'void');
+  await voidOpenInvoices(ctx, subscription.id);
   const expired = await updateSubscription(ctx.db, subscription.id, { status: 'incomplete_expired', ended_at: at, checkout_url: null });
   await recordEvent(ctx.db, { accountId: expired.account_id, mode: expired.mode, type: 'customer.subscription.updated', data: await showSubscription(ctx.db, expired), now: at });
   return expired;
