@@ -215,7 +215,7 @@ describe('a subscription\'s life on test clocks: trials, pauses, cancelAt and up
     assert.deepEqual(await refusal({}, `/v1/subscriptions/${sub.id}/resume`), [409, 'subscription_ended']);
   });
 
-  it('create refuses: trialEnd or cancelAt in the past or over two years ahead, trialDays with trialEnd, an anchor other than now with a trial (400) or at all (501); takes addInvoiceItems onto the first invoice', async () => {
+  it('create refuses: trialEnd or cancelAt in the past or over two years ahead, trialDays with trialEnd, an anchor other than now with a trial (400) or at all (501); a live one while saved cards are off (409); takes addInvoiceItems onto the first invoice', async () => {
     const customer = await post('/v1/customers', { email: 'create-rules@example.com' });
     const price = await monthly();
     const refusal = async (body: Record<string, unknown>) => {
@@ -232,6 +232,11 @@ describe('a subscription\'s life on test clocks: trials, pauses, cancelAt and up
     assert.deepEqual(await refusal({ billingCycleAnchor: 'first_of_month' }), [501, 'NOT_SUPPORTED']);
     assert.deepEqual(await refusal({ couponId: 'co_1' }), [501, 'NOT_SUPPORTED']);
     assert.deepEqual(await refusal({ taxRateIds: [] }), [501, 'NOT_SUPPORTED']);
+    // Live, with saved cards off for the account: a subscription keeps the card, so it is refused.
+    const live = (path: string, body: unknown) => api.request(path, { key: keys.sk_live, body, idempotencyKey: ik() });
+    const livePrice = (await live('/v1/prices', { product: { name: 'Pro plan' }, unitAmountCents: 150000, interval: 'month' })).body;
+    const liveRefused = await live('/v1/subscriptions', { customer: { email: 'live@example.com' }, priceId: livePrice.id });
+    assert.deepEqual([liveRefused.status, liveRefused.body.reason], [409, 'saved_cards_off'], liveRefused.text);
     assert.deepEqual(await refusal({ successUrl: 'ftp://example.com/done' }), [400, 'VALIDATION_FAILED']);
     assert.equal(Number((await api.knex('subscriptions').where({ customer_id: customer.id }).count({ n: '*' }))[0]!.n), 0, 'nothing written by a refusal');
 
