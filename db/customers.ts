@@ -63,3 +63,12 @@ export function customersQuery(db: Knex | Knex.Transaction, scope: { accountId: 
 export async function customerClockId(db: Knex | Knex.Transaction, customerId: string): Promise<string | null> {
   return ((await db('customers').where({ id: customerId }).first('test_clock_id')) as Pick<CustomerRow, 'test_clock_id'>).test_clock_id;
 }
+
+const CUSTOMER_TIME_SQL = `select c.locale, c.test_clock_id, t.frozen_time
+  from customers c left join test_clocks t on t.id = c.test_clock_id where c.id = $1`;
+
+/** The customer's language and test clock, with the clock's time (null on wall time): one statement. */
+export async function customerTime(db: Knex | Knex.Transaction, customerId: string): Promise<Pick<CustomerRow, 'locale' | 'test_clock_id'> & { frozen_time: Date | null }> {
+  const [row] = await sql<Pick<CustomerRow, 'locale' | 'test_clock_id'> & { frozen_time: Date | null }>(db, CUSTOMER_TIME_SQL, [customerId]);
+  return row!;
+}

@@ -28,38 +28,53 @@ export interface NewEvent {
   now: Date;
 }
 
-function eventRow(input: NewEvent): EventRow {
+export function eventRow(input: NewEvent): EventRow {
   return { id: newId('event', input.now.getTime()), account_id: input.accountId, mode: input.mode, type: input.type, data: input.data, created_at: input.now };
 }
 
 /**
- * The event's insert, its $n from `first` on (id, account, mode, type, data, time), one row for
- * each row of `source`, returning whether it waits for the dispatchers. An event of an account and
- * mode without an enabled webhook endpoint has nothing to deliver: it is written dispatched, so no
- * dispatcher wakes for it. (An endpoint takes the events created once it is enabled.)
+ * The insert of events, one row per element of six arrays from $`first` on (ids, accounts, modes,
+ * types, data as JSON text, times: eventArrays), each row once for each row of the `from` list
+ * (a CTE's; none: once), returning whether it waits for the dispatchers. `data` makes each event's
+ * data from its JSON text (`e.data`). An event of an account and mode without an enabled webhook
+ * endpoint has nothing to deliver: it is written dispatched, so no dispatcher wakes for it. (An
+ * endpoint takes the events created once it is enabled.)
  */
-function insertEventSql(first: number, source: string): string {
-  const [id, account, mode, type, data, at] = [0, 1, 2, 3, 4, 5].map((i) => `$${first + i}`);
+export function insertEventsSql(first: number, options: { from?: string; data?: (text: string) => string } = {}): string {
+  const [ids, accounts, modes, types, data, times] = [0, 1, 2, 3, 4, 5].map((i) => `$${first + i}`);
   return `insert into events (id, account_id, mode, type, data, created_at, dispatched_at)
-    select ${id}::text, ${account}::text, ${mode}::text, ${type}::text, ${data}::json, ${at}::timestamptz,
-      case when exists (select 1 from webhook_endpoints e where e.account_id = ${account}::text and e.mode = ${mode}::text and e.enabled)
-        then null else ${at}::timestamptz end
-    ${source}
+    select e.id, e.account_id, e.mode, e.type, (${options.data?.('e.data') ?? 'e.data'})::json, e.created_at,
+      case when exists (select 1 from webhook_endpoints w where w.account_id = e.account_id and w.mode = e.mode and w.enabled)
+        then null else e.created_at end
+    from unnest(${ids}::text[], ${accounts}::text[], ${modes}::text[], ${types}::text[], ${data}::text[], ${times}::timestamptz[])
+      as e(id, account_id, mode, type, data, created_at)${options.from === undefined ? '' : `, ${options.from}`}
     returning dispatched_at is null as undispatched`;
 }
 
-const eventValues = (row: EventRow) => [row.id, row.account_id, row.mode, row.type, JSON.stringify(row.data), row.created_at];
+/** The six arrays of insertEventsSql for `rows`. */
+export function eventArrays(rows: readonly EventRow[]): unknown[][] {
+  return [rows.map((r) => r.id), rows.map((r) => r.account_id), rows.map((r) => r.mode), rows.map((r) => r.type), rows.map((r) => JSON.stringify(r.data)), rows.map((r) => r.created_at)];
+}
 
 // Wakes the webhook dispatchers when the transaction commits (no-op if it rolls back).
 const NOTIFY = `pg_notify('${EVENTS_CHANNEL}', '')`;
 
-const RECORD_EVENT_SQL = `with recorded as (${insertEventSql(1, '')}) select ${NOTIFY} from recorded where undispatched`;
+/** A select of the dispatchers' wake-up if the CTE `recorded` (an insertEventsSql) wrote an event to deliver. */
+export const NOTIFY_IF_UNDISPATCHED = `(select ${NOTIFY} where exists (select 1 from recorded where undispatched))`;
+
+const RECORD_EVENTS_SQL = `with recorded as (${insertEventsSql(1)}) select ${NOTIFY_IF_UNDISPATCHED}`;
+
+/** Records the events in `trx`, the transaction of the change they describe, in the order given: one round trip. */
+export async function recordEvents(trx: Knex.Transaction, inputs: readonly NewEvent[]): Promise<EventRow[]> {
+  const rows = inputs.map(eventRow);
+  await sql(trx, RECORD_EVENTS_SQL, eventArrays(rows));
+  return rows;
+}
 
 /** Records the event in `trx`, the transaction of the change it describes: one round trip. */
 export async function recordEvent(trx: Knex.Transaction, input: NewEvent): Promise<EventRow> {
-  const row = eventRow(input);
-  await sql(trx, RECORD_EVENT_SQL, eventValues(row));
-  return row;
+  const [row] = await recordEvents(trx, [input]);
+  return row!;
 }
 
 /**
@@ -77,9 +92,9 @@ export async function changeRecordingEvent<Row extends object>(
 ): Promise<Row | undefined> {
   const eventFrom = values.length + 1;
   const emailFrom = eventFrom + 6;
-  const text = `with changed as (${change}), recorded as (${insertEventSql(eventFrom, 'from changed')})${email ? `, emailed as (${insertEmailSql(emailFrom, 'from changed')})` : ''}
-    select changed.*, (select ${NOTIFY} where recorded.undispatched) as notified from changed, recorded`;
-  const [changed] = await sql<Row & { notified?: unknown }>(db, text, [...values, ...eventValues(eventRow(event)), ...(email ? emailValues(email) : [])]);
+  const text = `with changed as (${change}), recorded as (${insertEventsSql(eventFrom, { from: 'changed' })})${email ? `, emailed as (${insertEmailSql(emailFrom, 'from changed')})` : ''}
+    select changed.*, ${NOTIFY_IF_UNDISPATCHED} as notified from changed`;
+  const [changed] = await sql<Row & { notified?: unknown }>(db, text, [...values, ...eventArrays([eventRow(event)]), ...(email ? emailValues(email) : [])]);
   if (changed === undefined) return undefined;
   delete changed.notified;
   return changed;

@@ -1,7 +1,9 @@
 // Invoices and their numbering (migration 016).
 import type { Knex } from 'knex';
 import type { Mode } from '../domain/api-keys';
-import type { BillingReason, CollectionMethod, InvoiceLine, InvoiceStatus } from '../domain/invoices';
+import { INVOICE_NUMBER_FORM, type BillingReason, type CollectionMethod, type InvoiceLine, type InvoiceStatus } from '../domain/invoices';
+import { eventArrays, insertEventsSql, NOTIFY_IF_UNDISPATCHED, type EventRow } from './events';
+import { sql } from './sql';
 
 type Db = Knex | Knex.Transaction;
 
@@ -54,7 +56,8 @@ export async function findInvoice(db: Db, id: string): Promise<InvoiceRow> {
 }
 
 export async function lockInvoice(db: Db, id: string): Promise<InvoiceRow> {
-  return (await db('invoices').where({ id }).forUpdate().first()) as InvoiceRow;
+  const [row] = await sql<InvoiceRow>(db, 'select * from invoices where id = $1 for update', [id]);
+  return row!;
 }
 
 export async function updateInvoice(db: Db, id: string, changes: Partial<InvoiceRow>): Promise<InvoiceRow> {
@@ -62,18 +65,57 @@ export async function updateInvoice(db: Db, id: string, changes: Partial<Invoice
   return row!;
 }
 
+/** Stands for an invoice's number in the data of events written with it (writeNumberedInvoice), where it is not known yet. */
+export const NUMBER_MARK = '\u0000the invoice number';
+
+const { prefix, digits } = INVOICE_NUMBER_FORM;
+
+/** The account's next invoice number in its mode as the CTE `numbered(number)`, from $1 account and $2 mode. */
+const NUMBERED_SQL = `numbered as (
+    insert into invoice_numbers (account_id, mode, last_number) values ($1, $2, 1)
+    on conflict (account_id, mode) do update set last_number = invoice_numbers.last_number + 1
+    returning '${prefix}' || lpad(last_number::text, greatest(${digits}, length(last_number::text)), '0') as number
+  )`;
+
+function invoiceValue(column: string, value: unknown): unknown {
+  return column === 'lines' ? JSON.stringify(value) : value;
+}
+
 /**
- * The account's next invoice number in the mode, taken in `trx`: the counter's row stays locked to
- * the transaction's end, so numbers are given in commit order and a rolled-back one is given again.
+ * Finalises an invoice with the account's next number in its mode: `write` inserts it (a new one,
+ * `number` left null) or updates a draft written before with `changes`, and `events` (their data may hold
+ * NUMBER_MARK for the number) are recorded, all in one statement. The counter's row stays locked
+ * to the transaction's end, so numbers are given in commit order with no gaps (a rolled-back one is
+ * given again): call it as late in the transaction as can be, the lock held for as little as that.
  */
-export async function takeInvoiceNumber(trx: Knex.Transaction, accountId: string, mode: Mode): Promise<number> {
-  const { rows } = (await trx.raw(
-    `insert into invoice_numbers (account_id, mode, last_number) values (?, ?, 1)
-     on conflict (account_id, mode) do update set last_number = invoice_numbers.last_number + 1
-     returning last_number`,
-    [accountId, mode],
-  )) as { rows: { last_number: number }[] };
-  return rows[0]!.last_number;
+export async function writeNumberedInvoice(
+  trx: Knex.Transaction,
+  write: { insert: InvoiceRow } | { draft: InvoiceRow; changes: Partial<InvoiceRow> },
+  events: readonly EventRow[],
+): Promise<InvoiceRow> {
+  const invoice = 'insert' in write ? write.insert : write.draft;
+  const row = 'insert' in write ? write.insert : write.changes;
+  const columns = Object.keys(row).filter((c) => c !== 'number');
+  const values: unknown[] = [invoice.account_id, invoice.mode, ...columns.map((c) => invoiceValue(c, row[c as keyof InvoiceRow]))];
+  const param = (i: number) => `$${i + 3}`;
+  let written: string;
+  if ('insert' in write) {
+    written = `insert into invoices (number, ${columns.map((c) => `"${c}"`).join(', ')})
+      values ((select number from numbered), ${columns.map((_, i) => param(i)).join(', ')}) returning *`;
+  } else {
+    values.push(invoice.id);
+    written = `update invoices set number = (select number from numbered), ${columns.map((c, i) => `"${c}" = ${param(i)}`).join(', ')}
+      where id = $${values.length} returning *`;
+  }
+  values.push(JSON.stringify(NUMBER_MARK));
+  const mark = `$${values.length}`;
+  const text = `with ${NUMBERED_SQL}, written as (${written}),
+    recorded as (${insertEventsSql(values.length + 1, { from: 'written', data: (json) => `replace(${json}, ${mark}, to_json(written.number)::text)` })})
+    select written.*, ${NOTIFY_IF_UNDISPATCHED} as notified from written`;
+  const [numbered] = await sql<InvoiceRow & { notified?: unknown }>(trx, text, [...values, ...eventArrays(events)]);
+  if (numbered === undefined) throw new Error('no invoice was written');
+  delete numbered.notified;
+  return numbered;
 }
 
 export interface InvoiceFilters {

@@ -4,6 +4,7 @@ import type { Mode } from '../domain/api-keys';
 import type { CollectionMethod } from '../domain/invoices';
 import type { SubscriptionStatus, TrialEndBehavior } from '../domain/subscription-rules';
 import type { PricedRow } from './prices';
+import { sql } from './sql';
 
 type Db = Knex | Knex.Transaction;
 
@@ -67,22 +68,17 @@ export async function updateSubscription(db: Db, id: string, changes: Partial<Su
 }
 
 export async function lockSubscription(db: Db, id: string): Promise<SubscriptionRow> {
-  return (await db('subscriptions').where({ id }).forUpdate().first()) as SubscriptionRow;
+  const [row] = await sql<SubscriptionRow>(db, 'select * from subscriptions where id = $1 for update', [id]);
+  return row!;
 }
 
 /** The items of the subscriptions, each with its price and product: one query. */
+const ITEMS_SQL = `select i.*, row_to_json(p) as price, d.name as product_name, d.description as product_description, d.active as product_active
+  from subscription_items i join prices p on p.id = i.price_id join products d on d.id = p.product_id
+  where i.subscription_id = any($1::text[]) order by i.id`;
+
 export async function itemsOf(db: Db, subscriptionIds: readonly string[]): Promise<PricedItem[]> {
-  const rows = (await db('subscription_items as i')
-    .join('prices as p', 'p.id', 'i.price_id')
-    .join('products as d', 'd.id', 'p.product_id')
-    .whereIn('i.subscription_id', subscriptionIds)
-    .orderBy('i.id')
-    .select('i.*', db.raw('row_to_json(p) as price'), 'd.name as product_name', 'd.description as product_description', 'd.active as product_active')) as (SubscriptionItemRow & {
-    price: PricedRow;
-    product_name: string;
-    product_description: string | null;
-    product_active: boolean;
-  })[];
+  const rows = await sql<SubscriptionItemRow & { price: PricedRow; product_name: string; product_description: string | null; product_active: boolean }>(db, ITEMS_SQL, [subscriptionIds]);
   return rows.map(({ product_name, product_description, product_active, price, ...item }) => ({
     ...item,
     price: { ...price, created_at: new Date(price.created_at), archived_at: price.archived_at === null ? null : new Date(price.archived_at), product_name, product_description, product_active },

@@ -2,6 +2,7 @@
 // a clock's time, and every wait written, locks the clock's row first: a wait is never written
 // between an advance's reading of the waits and its moving the clock.
 import type { Knex } from 'knex';
+import { sql } from './sql';
 
 type Db = Knex | Knex.Transaction;
 
@@ -53,17 +54,30 @@ export async function findTestClock(db: Db, id: string): Promise<TestClockRow | 
   return (await db('test_clocks').where({ id }).first()) as TestClockRow | undefined;
 }
 
-/** Writes (or moves) the workflow's wait on the clock. */
-export async function putClockWait(trx: Knex.Transaction, wait: { workflowId: string; clockId: string; dueAt: Date }): Promise<void> {
-  await trx('clock_waits')
-    .insert({ workflow_id: wait.workflowId, clock_id: wait.clockId, due_at: wait.dueAt })
-    .onConflict('workflow_id')
-    .merge(['clock_id', 'due_at']);
+const PUT_CLOCK_WAIT_SQL = `with clock as (select * from test_clocks where id = $1 for share),
+  waiting as (
+    insert into clock_waits (workflow_id, clock_id, due_at) select $2::text, $1::text, $3::timestamptz from clock
+    on conflict (workflow_id) do update set clock_id = excluded.clock_id, due_at = excluded.due_at
+  )
+  select * from clock`;
+
+/**
+ * Writes the workflow's wait for `dueAt` (in place of any it had), with the clock's row shared
+ * (shareTestClock) to the end of `db`'s transaction, in one statement. The clock as it stands;
+ * undefined, and nothing written, when there is no such clock.
+ */
+export async function putClockWait(db: Db, wait: { workflowId: string; clockId: string; dueAt: Date }): Promise<TestClockRow | undefined> {
+  const [clock] = await sql<TestClockRow>(db, PUT_CLOCK_WAIT_SQL, [wait.clockId, wait.workflowId, wait.dueAt]);
+  return clock;
 }
 
-export async function deleteClockWait(db: Db, workflowId: string): Promise<string | undefined> {
-  const [row] = (await db('clock_waits').where({ workflow_id: workflowId }).delete().returning('clock_id')) as { clock_id: string }[];
-  return row?.clock_id;
+const DELETE_CLOCK_WAIT_SQL = `with deleted as (delete from clock_waits where workflow_id = $1 returning clock_id)
+  select c.* from deleted join test_clocks c on c.id = deleted.clock_id`;
+
+/** Deletes the workflow's wait, if it had one; the clock it waited on. */
+export async function deleteClockWait(db: Db, workflowId: string): Promise<TestClockRow | undefined> {
+  const [clock] = await sql<TestClockRow>(db, DELETE_CLOCK_WAIT_SQL, [workflowId]);
+  return clock;
 }
 
 /** The earliest instant any workflow waits for on the clock, if at or before `until`. */

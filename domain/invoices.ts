@@ -32,10 +32,12 @@ export function invoicePagePath(locale: Locale, id: string): string {
 /** An invoice sent to the customer is recalled to them this many days before its due date. */
 export const REMINDER_DAYS_BEFORE_DUE = 3;
 
-/** `INV-000042`: six digits at least, as the spec's form has it. */
+/** `INV-000042`: six digits at least, as the spec's form has it (the database writes it too: db/invoices.ts). */
+export const INVOICE_NUMBER_FORM = { prefix: 'INV-', digits: 6 } as const;
+
 export function invoiceNumber(n: number): string {
   if (!Number.isSafeInteger(n) || n < 1) throw new RangeError(`invoice number ${n}`);
-  return `INV-${String(n).padStart(6, '0')}`;
+  return `${INVOICE_NUMBER_FORM.prefix}${String(n).padStart(INVOICE_NUMBER_FORM.digits, '0')}`;
 }
 
 export interface InvoiceTotals {

@@ -3,13 +3,13 @@
 // nothing is paid at once, as Stripe does; one owing something gets its hosted page and its
 // collection workflow, and one sent to the customer is emailed), void (a draft or open one), mark uncollectible (an
 // open one). The time is the customer's (a test clock's, if it lives on one).
-import type { CustomerRow } from '../../db/customers';
-import { recordEvent } from '../../db/events';
-import { putClockWait, shareTestClock } from '../../db/test-clocks';
+import { customerTime } from '../../db/customers';
+import { eventRow, recordEvent, type NewEvent } from '../../db/events';
+import { putClockWait } from '../../db/test-clocks';
 import { invoiceCollectionStart } from '../../orchestration/starts';
-import { lockInvoice, takeInvoiceNumber, updateInvoice, type InvoiceRow } from '../../db/invoices';
+import { lockInvoice, NUMBER_MARK, updateInvoice, writeNumberedInvoice, type InvoiceRow } from '../../db/invoices';
 import { ApiError } from '../../domain/errors';
-import { actionAllowed, invoiceNumber, invoicePagePath, type InvoiceAction } from '../../domain/invoices';
+import { actionAllowed, invoicePagePath, type InvoiceAction } from '../../domain/invoices';
 import { invoiceView } from '../../views/invoice';
 import type { TransactionContext } from '../context';
 import { billingNowOf } from '../test-clocks/billing-now';
@@ -41,25 +41,35 @@ export async function transitionInvoice(ctx: TransactionContext, invoiceId: stri
   return marked;
 }
 
-/** A draft numbered and opened, in its customer's time (their language and clock read at once). */
-async function finalizeInvoice(ctx: TransactionContext, invoice: InvoiceRow): Promise<InvoiceRow> {
-  const invoiceId = invoice.id;
-  const customer = (await ctx.db('customers as c')
-    .leftJoin('test_clocks as t', 't.id', 'c.test_clock_id')
-    .where('c.id', invoice.customer_id)
-    .first('c.locale', 'c.test_clock_id', 't.frozen_time')) as Pick<CustomerRow, 'locale' | 'test_clock_id'> & { frozen_time: Date | null };
+/**
+ * A draft numbered and opened, in its customer's time (their language and clock read at once): one
+ * written before (`fresh` false), or a new one written now with its invoice.created. `after` are
+ * recorded behind invoice.finalized. The number is taken last, in the statement that writes the
+ * invoice and its events: its counter stays locked to the transaction's end.
+ */
+export async function finalizeInvoice(ctx: TransactionContext, draft: InvoiceRow, fresh = false, after: readonly NewEvent[] = []): Promise<InvoiceRow> {
+  const customer = await customerTime(ctx.db, draft.customer_id);
   const now = customer.frozen_time ?? ctx.clock.now();
-  const scope = { accountId: invoice.account_id, mode: invoice.mode, now };
-  const number = invoiceNumber(await takeInvoiceNumber(ctx.db, invoice.account_id, invoice.mode));
-  // Only an invoice sent to the customer has a due date; one charged to the card is due at once.
-  const dueDate = invoice.collection_method === 'send_invoice' ? new Date(now.getTime() + (invoice.days_until_due ?? 0) * DAY_MS) : null;
-  const hostedUrl = `${ctx.config.publicBaseUrl}${invoicePagePath(customer.locale, invoice.id)}`;
-  const opened = await updateInvoice(ctx.db, invoiceId, { status: 'open', number, finalized_at: now, due_date: dueDate, hosted_url: hostedUrl });
-  await recordEvent(ctx.db, { ...scope, type: 'invoice.finalized', data: invoiceView(opened) });
-  if (Number(opened.amount_due_cents) === 0) return recordInvoicePaid(ctx, opened, now);
-  if (opened.collection_method === 'send_invoice') await sendInvoice(ctx, opened, now);
-  await startCollection(ctx, opened, customer.test_clock_id);
-  return opened;
+  const changes = {
+    status: 'open' as const,
+    finalized_at: now,
+    // Only an invoice sent to the customer has a due date; one charged to the card is due at once.
+    due_date: draft.collection_method === 'send_invoice' ? new Date(now.getTime() + (draft.days_until_due ?? 0) * DAY_MS) : null,
+    hosted_url: `${ctx.config.publicBaseUrl}${invoicePagePath(customer.locale, draft.id)}`,
+  };
+  const opened = { ...draft, ...changes };
+  const owes = Number(opened.amount_due_cents) !== 0;
+  if (owes) await startCollection(ctx, opened, customer.test_clock_id);
+  const scope = { accountId: draft.account_id, mode: draft.mode };
+  const events = [
+    ...(fresh ? [{ ...scope, type: 'invoice.created' as const, data: invoiceView(draft), now: draft.created_at }] : []),
+    { ...scope, type: 'invoice.finalized' as const, data: invoiceView({ ...opened, number: NUMBER_MARK }), now },
+    ...after,
+  ].map(eventRow);
+  const numbered = await writeNumberedInvoice(ctx.db, fresh ? { insert: opened } : { draft, changes }, events);
+  if (!owes) return recordInvoicePaid(ctx, numbered, now);
+  if (numbered.collection_method === 'send_invoice') await sendInvoice(ctx, numbered, now);
+  return numbered;
 }
 
 /**
@@ -68,10 +78,7 @@ async function finalizeInvoice(ctx: TransactionContext, invoice: InvoiceRow): Pr
  */
 async function startCollection(ctx: TransactionContext, invoice: InvoiceRow, clockId: string | null): Promise<void> {
   const start = invoiceCollectionStart(invoice, clockId);
-  if (clockId !== null) {
-    await shareTestClock(ctx.db, clockId);
-    await putClockWait(ctx.db, { workflowId: start.workflowId, clockId, dueAt: invoice.finalized_at! });
-  }
+  if (clockId !== null) await putClockWait(ctx.db, { workflowId: start.workflowId, clockId, dueAt: invoice.finalized_at! });
   ctx.afterCommit(async () => {
     await ctx.workflows.start(start);
   });

@@ -4,16 +4,16 @@
 // renewal, when a trial ends and when a paused subscription resumes; the upcoming invoice's
 // preview is made by the same lines (services/invoices/upcoming.ts), so it equals the invoice.
 import { newId } from '../../crypto/ids';
-import { recordEvent } from '../../db/events';
+import type { NewEvent } from '../../db/events';
 import type { InvoiceRow } from '../../db/invoices';
 import { termsOf } from '../../db/prices';
-import { updateSubscription, type PricedItem, type SubscriptionRow } from '../../db/subscriptions';
+import { lockSubscription, updateSubscription, type PricedItem, type SubscriptionRow } from '../../db/subscriptions';
 import { periodFrom, type BilledPeriod, type Recurrence } from '../../domain/billing-periods';
 import { periodLines, type BilledItem, type BillingReason, type CollectionMethod, type InvoiceLine } from '../../domain/invoices';
 import { subscriptionView } from '../../views/subscription';
 import type { TransactionContext } from '../context';
-import { writeDraftInvoice } from '../invoices/draft';
-import { transitionInvoice } from '../invoices/transition';
+import { draftRow } from '../invoices/draft';
+import { finalizeInvoice } from '../invoices/transition';
 
 /** The items' common recurrence (every item bills on the same interval). */
 export function recurrenceOf(items: readonly PricedItem[]): Recurrence {
@@ -36,6 +36,10 @@ export function nextPeriodOf(subscription: Pick<SubscriptionRow, 'billing_cycle_
   return periodFrom(subscription.billing_cycle_anchor, recurrenceOf(items), start, subscription.cancel_at);
 }
 
+/**
+ * The period's invoice, made and finalised (invoice.created and invoice.finalized), `after` recorded
+ * behind them; `id` given when the caller has written it before (the subscription's latest).
+ */
 export async function billPeriod(
   ctx: TransactionContext,
   subscription: SubscriptionRow,
@@ -44,9 +48,10 @@ export async function billPeriod(
   reason: BillingReason,
   now: Date,
   collection: { method: CollectionMethod; daysUntilDue: number | null } = { method: subscription.collection_method, daysUntilDue: subscription.days_until_due },
+  written: { id?: string; after?: NewEvent[] } = {},
 ): Promise<InvoiceRow> {
-  const draft = await writeDraftInvoice(ctx, {
-    id: newId('invoice', now.getTime()),
+  const draft = draftRow({
+    id: written.id ?? newId('invoice', now.getTime()),
     account_id: subscription.account_id,
     mode: subscription.mode,
     customer_id: subscription.customer_id,
@@ -60,12 +65,12 @@ export async function billPeriod(
     memo: null,
     created_at: now,
   });
-  return transitionInvoice(ctx, draft.id, 'finalize');
+  return finalizeInvoice(ctx, draft, true, written.after);
 }
 
 /**
- * The subscription moves into `period` (a renewal, a trial's end, a resume): its invoice made and
- * finalised, the row updated with `changes`, and customer.subscription.updated.
+ * The subscription moves into `period` (a renewal, a trial's end, a resume): the row updated with
+ * `changes`, and its invoice made and finalised with customer.subscription.updated behind its events.
  */
 export async function startPeriod(
   ctx: TransactionContext,
@@ -76,10 +81,12 @@ export async function startPeriod(
   changes: Partial<SubscriptionRow> = {},
   collection?: { method: CollectionMethod; daysUntilDue: number | null },
 ): Promise<SubscriptionRow> {
-  // The subscription's new state first, so the invoice's payment (one owing nothing is paid at once) moves it on from there.
-  await updateSubscription(ctx.db, subscription.id, { ...changes, current_period_start: period.start, current_period_end: period.end });
-  const invoice = await billPeriod(ctx, { ...subscription, ...changes }, subscriptionLines(items, period), period, 'subscription_cycle', now, collection);
-  const moved = await updateSubscription(ctx.db, subscription.id, { latest_invoice_id: invoice.id });
-  await recordEvent(ctx.db, { accountId: moved.account_id, mode: moved.mode, type: 'customer.subscription.updated', data: subscriptionView(moved, items), now });
-  return moved;
+  // The subscription's new state first, so the invoice's payment (one owing nothing is paid at
+  // once) moves it on from there; the invoice last, as its number is taken with it.
+  const invoiceId = newId('invoice', now.getTime());
+  const moved = await updateSubscription(ctx.db, subscription.id, { ...changes, current_period_start: period.start, current_period_end: period.end, latest_invoice_id: invoiceId });
+  const updated = { accountId: moved.account_id, mode: moved.mode, type: 'customer.subscription.updated' as const, data: subscriptionView(moved, items), now };
+  const invoice = await billPeriod(ctx, moved, subscriptionLines(items, period), period, 'subscription_cycle', now, collection, { id: invoiceId, after: [updated] });
+  // Paid at once, it may have moved the subscription on.
+  return invoice.status === 'paid' ? lockSubscription(ctx.db, subscription.id) : moved;
 }

@@ -13,10 +13,13 @@ import type { TransactionContext } from '../context';
 /** On a test clock, the subscription's workflow waits for its next step (or for nothing). */
 export async function putSubscriptionWait(ctx: TransactionContext, subscription: SubscriptionRow, workflowId: string): Promise<void> {
   if (subscription.test_clock_id === null) return;
-  await shareTestClock(ctx.db, subscription.test_clock_id);
   const next = nextSubscriptionStep(subscription);
-  if ('at' in next) await putClockWait(ctx.db, { workflowId, clockId: subscription.test_clock_id, dueAt: new Date(next.at) });
-  else await deleteClockWait(ctx.db, workflowId);
+  if ('at' in next) {
+    await putClockWait(ctx.db, { workflowId, clockId: subscription.test_clock_id, dueAt: new Date(next.at) });
+  } else {
+    await shareTestClock(ctx.db, subscription.test_clock_id);
+    await deleteClockWait(ctx.db, workflowId);
+  }
 }
 
 export async function rescheduleSubscription(ctx: TransactionContext, subscription: SubscriptionRow): Promise<void> {

@@ -2,7 +2,7 @@
 // waits of the workflows living on the clock (workflows/billing-time.ts). Each step takes the
 // clock's row for update and each wait shares it, so waits are written side by side but never
 // between an advance's reading of the waits and its moving the clock.
-import { clockWaitsDue, deleteClockWait, earliestClockWait, findTestClock, lockTestClock, putClockWait, shareTestClock, updateTestClock, type TestClockRow } from '../../db/test-clocks';
+import { clockWaitsDue, deleteClockWait, earliestClockWait, lockTestClock, putClockWait, updateTestClock, type TestClockRow } from '../../db/test-clocks';
 import { clockAdvancedSignal } from '../../workflows/billing-time';
 import { clockWaitMovedSignal } from '../../workflows/test-clock-advance';
 import { workflowGone } from '../../orchestration/errors';
@@ -58,18 +58,13 @@ async function nudgeAdvance(deps: ServiceDeps, clock: TestClockRow | undefined):
 
 /** Writes the workflow's wait for `dueAt` on the clock; the clock's time now (ms). */
 export async function waitOnClock(deps: ServiceDeps, wait: { clockId: string; workflowId: string; dueAt: number }): Promise<number> {
-  const clock = await inTransaction(deps, async ({ db: trx }) => {
-    const locked = await shareTestClock(trx, wait.clockId);
-    if (locked === undefined) throw new Error(`test clock ${wait.clockId} not found`);
-    await putClockWait(trx, { workflowId: wait.workflowId, clockId: wait.clockId, dueAt: new Date(wait.dueAt) });
-    return locked;
-  });
+  const clock = await putClockWait(deps.db, { workflowId: wait.workflowId, clockId: wait.clockId, dueAt: new Date(wait.dueAt) });
+  if (clock === undefined) throw new Error(`test clock ${wait.clockId} not found`);
   await nudgeAdvance(deps, clock);
   return clock.frozen_time.getTime();
 }
 
 /** The workflow waits for nothing more on its clock. */
 export async function leaveClock(deps: ServiceDeps, workflowId: string): Promise<void> {
-  const clockId = await deleteClockWait(deps.db, workflowId);
-  if (clockId !== undefined) await nudgeAdvance(deps, await findTestClock(deps.db, clockId));
+  await nudgeAdvance(deps, await deleteClockWait(deps.db, workflowId));
 }
