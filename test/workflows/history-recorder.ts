@@ -125,7 +125,16 @@ function standIns(scripts: Map<string, { script: Script; left: Script; attempts:
       return step;
     },
     wakeClockWaiters: async () => undefined,
-  } satisfies Pick<TestClockActivities, 'stepTestClock' | 'wakeClockWaiters'>;
+    // A workflow on a test clock (workflows/billing-time.ts): its script goes by its workflow id.
+    async waitOnClock(wait: { clockId: string; workflowId: string; dueAt: number }) {
+      const clockTime = of(wait.workflowId, 'waitOnClock').left.clockTime?.shift();
+      if (clockTime === undefined) throw ApplicationFailure.nonRetryable(`waitOnClock(${wait.workflowId}, ${new Date(wait.dueAt).toISOString()}) was not scripted`, 'NoScript');
+      return clockTime;
+    },
+    async leaveClock(workflowId: string) {
+      of(workflowId, 'leaveClock');
+    },
+  } satisfies TestClockActivities;
   const subscriptions = {
     async stepSubscription(subscriptionId: string) {
       const next = of(subscriptionId, 'stepSubscription').left.step?.shift();
@@ -161,9 +170,14 @@ function historyJson(history: temporal.api.history.v1.IHistory): string {
 
 async function record(env: WorkflowEnv, scenario: HistoryScenario, scripts: Parameters<typeof standIns>[0]): Promise<temporal.api.history.v1.IHistory> {
   const workflowId = workflowIdOf(historyFile(scenario));
-  const left = structuredClone(scenario.script);
-  const entry = { script: scenario.script, left, attempts: 0 };
+  // A script made from the server's time gets the instant the recording begins, as drive() does.
+  const at = await env.now();
+  const script = typeof scenario.script === 'function' ? scenario.script(at) : scenario.script;
+  const left = structuredClone(script);
+  const entry = { script, left, attempts: 0 };
   scripts.set(scenario.objectId, entry);
+  // waitOnClock and leaveClock know the workflow by its id alone.
+  scripts.set(workflowId, entry);
   let firstRunId: string | undefined;
   const driver: Driver = {
     now: () => env.now(),
@@ -182,7 +196,7 @@ async function record(env: WorkflowEnv, scenario: HistoryScenario, scripts: Para
       }
     },
   };
-  await scenario.drive(driver, scenario.objectId);
+  await scenario.drive(driver, scenario.objectId, at);
   let history: temporal.api.history.v1.IHistory;
   if (scenario.result === CONTINUED_AS_NEW) {
     history = await firstRunContinued(env, workflowId, firstRunId!);

@@ -11,7 +11,9 @@
 import type * as workflows from '../../workflows';
 import { CHECKOUT_LIFETIME_MS, OUTCOME_POLL_MS } from '../../domain/checkout-rules';
 import { WEBHOOK_MAX_ATTEMPTS } from '../../domain/webhook-retry';
-import { cardChargeStart, cardExpiringStart, checkoutLifetimeStart, invoiceCollectionStart, monthlyLimitResetStart, refundStart, subscriptionStart, testClockAdvanceStart, webhookDeliveryStart, webhookResendStart } from '../../orchestration/starts';
+import { LADDER_ATTEMPTS, nextAttemptAt } from '../../domain/dunning';
+import { INCOMPLETE_EXPIRY_MS, nextSubscriptionStep, sameStep, TRIAL_NOTICE_DAYS, UPCOMING_NOTICE_DAYS } from '../../domain/subscription-rules';
+import { cardChargeStart, cardExpiringStart, checkoutLifetimeStart, invoiceCollectionStart, invoicePaymentStart, monthlyLimitResetStart, refundStart, subscriptionStart, testClockAdvanceStart, webhookDeliveryStart, webhookResendStart } from '../../orchestration/starts';
 import type { WorkflowStart } from '../../orchestration/port';
 import type { AttemptResult } from '../../activities/checkouts';
 import type { ChargeResult } from '../../activities/cards';
@@ -51,6 +53,11 @@ export interface Script {
   collect?: CollectionStep[];
   /** invoiceCollection: noticeInvoice's answers (whether the invoice is still open). */
   notice?: boolean[];
+  /**
+   * A workflow on a test clock (subscriptionLife, invoiceCollection with a clockId): waitOnClock's
+   * answers, the clock's time (ms) when each wait is written, its continued run's included.
+   */
+  clockTime?: number[];
 }
 
 /** How a scenario drives its workflow (history-recorder.ts implements it on the test server). */
@@ -74,9 +81,13 @@ export interface HistoryScenario {
   what: string;
   /** The scenario's object (checkout, delivery or payment id; a sweep's instant), which the stand-ins look the script up by. */
   objectId: string;
-  script: Script;
-  /** Starts and drives the workflow; the recorder then waits for its result, skipping time. */
-  drive(driver: Driver, objectId: string): Promise<void>;
+  /**
+   * The stand-ins' answers; or, when they hold instants of wall time (a retry's nextAttemptAt), made
+   * from `at`, the server's time when the recording begins, which drive() is given too.
+   */
+  script: Script | ((at: number) => Script);
+  /** Starts and drives the workflow (`at`: as given to a script made from it); the recorder then waits for its result, skipping time. */
+  drive(driver: Driver, objectId: string, at: number): Promise<void>;
   /**
    * The workflow's result (the recorder checks it, and that the script was used up); or
    * CONTINUED_AS_NEW for a workflow that runs for ever: its file is its first run, which ends by
@@ -95,6 +106,33 @@ function subscriptionRow(id: string, now: number) {
     id, ...ACCOUNT, status: 'active' as const, test_clock_id: null, created_at: new Date(now), current_period_start: new Date(now), current_period_end: new Date(now + 30 * 24 * 60 * 60 * 1000),
     trial_end: null, trial_notice_for: null, upcoming_notice_for: null, cancel_at_period_end: false, cancel_at: null,
   };
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A subscription's period in these scenarios (subscriptionRow's). */
+const PERIOD_MS = 30 * DAY_MS;
+
+/** Where the scenarios' test clocks stand when their workflows start: 10:00 in Colombo. */
+const CLOCK_START = Date.parse('2027-01-15T04:30:00.000Z');
+
+/** A charge_automatically invoice's row as invoiceCollectionStart reads it, just finalised: its first charge due now. */
+function chargedInvoice(id: string) {
+  return { id, ...ACCOUNT, collection_method: 'charge_automatically' as const, attempt_count: 0, next_attempt_at: null, finalized_at: null, due_date: null };
+}
+
+/** A retry's `nextAttemptAt` as chargeInvoice answers it: the ladder's (domain/dunning.ts), after `attempts` failed attempts. */
+function ladderAt(firstDeclineAt: number, attempts: number): number | null {
+  return nextAttemptAt(new Date(firstDeclineAt), attempts)?.getTime() ?? null;
+}
+
+/**
+ * A test clock's advance reaching `at`: once the workflow has written its wait on the clock and
+ * waits, the clockAdvanced signal that wakeClockWaiters sends the workflows due.
+ */
+async function clockAdvanced(driver: Driver, at: number): Promise<void> {
+  await driver.idle();
+  await driver.signal('clockAdvanced', [at]);
 }
 
 /** The `result` of a scenario whose workflow never ends (see HistoryScenario). */
@@ -428,6 +466,75 @@ export const HISTORY_SCENARIOS: readonly HistoryScenario[] = [
     result: undefined,
   },
   {
+    workflowType: 'subscriptionLife',
+    name: 'incomplete-expired',
+    what: 'on wall time: an incomplete subscription (its first invoice unpaid) sleeps to expire_incomplete, 23 hours after it was made, and takes it (stepSubscription answers ended): the workflow ends',
+    objectId: 'sub_rec_incomplete',
+    script: { step: [{ kind: 'ended' }] },
+    async drive(driver, id, at) {
+      const row = { ...subscriptionRow(id, at), status: 'incomplete' as const };
+      if (!sameStep(nextSubscriptionStep(row), { kind: 'expire_incomplete', at: at + INCOMPLETE_EXPIRY_MS })) throw new Error('an incomplete subscription\'s first step is not its expiry 23 hours on');
+      await driver.start(subscriptionStart(row));
+    },
+    result: undefined,
+  },
+  {
+    workflowType: 'subscriptionLife',
+    name: 'trial-noticed-then-converted',
+    what: 'on wall time: a 14-day trial sleeps to trial_will_end, three days before its end, and sends it (stepSubscription answers trial_end); sleeps to trial_end and ends the trial (answers the first period\'s invoice_upcoming, 27 days on): continues as new for it',
+    objectId: 'sub_rec_trial_converted',
+    script: (at) => ({
+      step: [
+        { kind: 'trial_end', at: at + 14 * DAY_MS },
+        { kind: 'invoice_upcoming', at: at + 14 * DAY_MS + PERIOD_MS - UPCOMING_NOTICE_DAYS * DAY_MS },
+      ],
+    }),
+    async drive(driver, id, at) {
+      const trialEnd = new Date(at + 14 * DAY_MS);
+      const row = { ...subscriptionRow(id, at), status: 'trialing' as const, trial_end: trialEnd, current_period_end: trialEnd };
+      if (!sameStep(nextSubscriptionStep(row), { kind: 'trial_will_end', at: trialEnd.getTime() - TRIAL_NOTICE_DAYS * DAY_MS })) throw new Error('a 14-day trial\'s first step is not its notice three days before its end');
+      await driver.start(subscriptionStart(row));
+    },
+    result: CONTINUED_AS_NEW,
+  },
+  {
+    workflowType: 'subscriptionLife',
+    name: 'upcoming-then-renewed',
+    what: 'on wall time: a 30-day period sleeps to invoice_upcoming, three days before its end, and sends it (stepSubscription answers renew); sleeps to the period\'s end and renews (answers the next period\'s invoice_upcoming): continues as new for it',
+    objectId: 'sub_rec_upcoming',
+    script: (at) => ({
+      step: [
+        { kind: 'renew', at: at + PERIOD_MS },
+        { kind: 'invoice_upcoming', at: at + 2 * PERIOD_MS - UPCOMING_NOTICE_DAYS * DAY_MS },
+      ],
+    }),
+    async drive(driver, id, at) {
+      await driver.start(subscriptionStart(subscriptionRow(id, at)));
+    },
+    result: CONTINUED_AS_NEW,
+  },
+  {
+    workflowType: 'subscriptionLife',
+    name: 'on-clock-renewed-then-continued',
+    what: 'on a test clock: writes its wait for invoice_upcoming (waitOnClock), 27 days on the clock; the advance signals clockAdvanced there; sends it (stepSubscription answers renew) and writes its wait for the period\'s end; signalled there, renews (answers the next invoice_upcoming) and continues as new, whose run writes its wait',
+    objectId: 'sub_rec_on_clock',
+    script: {
+      step: [
+        { kind: 'renew', at: CLOCK_START + PERIOD_MS },
+        { kind: 'invoice_upcoming', at: CLOCK_START + 2 * PERIOD_MS - UPCOMING_NOTICE_DAYS * DAY_MS },
+      ],
+      clockTime: [CLOCK_START, CLOCK_START + PERIOD_MS - UPCOMING_NOTICE_DAYS * DAY_MS, CLOCK_START + PERIOD_MS],
+    },
+    async drive(driver, id) {
+      await driver.start(subscriptionStart({ ...subscriptionRow(id, CLOCK_START), test_clock_id: 'clock_rec_subscription' }));
+      await clockAdvanced(driver, CLOCK_START + PERIOD_MS - UPCOMING_NOTICE_DAYS * DAY_MS);
+      await clockAdvanced(driver, CLOCK_START + PERIOD_MS);
+      // The continued run has written its wait: nothing is in flight when the recorder takes the first run's history.
+      await driver.idle();
+    },
+    result: CONTINUED_AS_NEW,
+  },
+  {
     workflowType: 'invoiceCollection',
     name: 'declined-then-paid',
     what: 'on wall time: the first charge is pending (asked again 5 s later), then declined with its retry already due; the retry is paid: the workflow ends',
@@ -449,6 +556,63 @@ export const HISTORY_SCENARIOS: readonly HistoryScenario[] = [
       const now = await driver.now();
       const invoice = { id, ...ACCOUNT, collection_method: 'send_invoice' as const, attempt_count: 0, next_attempt_at: null, finalized_at: new Date(now), due_date: new Date(now + 7 * 24 * 60 * 60 * 1000) };
       await driver.start(invoiceCollectionStart(invoice, null));
+    },
+    result: undefined,
+  },
+  {
+    workflowType: 'invoiceCollection',
+    name: 'paid-first-charge',
+    what: 'charge_automatically on wall time: the first charge is paid at once: the workflow ends',
+    objectId: 'in_rec_paid_first',
+    script: { collect: [{ kind: 'paid' }] },
+    async drive(driver, id) {
+      await driver.start(invoiceCollectionStart(chargedInvoice(id), null));
+    },
+    result: undefined,
+  },
+  {
+    workflowType: 'invoiceCollection',
+    name: 'ladder-to-unpaid',
+    what: 'on wall time: the first charge is declined, and each retry on the ladder too, on days 1, 3, 7 and 14 after the first decline; the last answers no next attempt (nextAttemptAt null: the ladder is over): the workflow ends',
+    objectId: 'in_rec_ladder',
+    script: (at) => ({ collect: Array.from({ length: LADDER_ATTEMPTS }, (_, i) => ({ kind: 'declined' as const, nextAttemptAt: ladderAt(at, i + 1) })) }),
+    async drive(driver, id) {
+      await driver.start(invoiceCollectionStart(chargedInvoice(id), null));
+    },
+    result: undefined,
+  },
+  {
+    workflowType: 'invoiceCollection',
+    name: 'closed-mid-ladder',
+    what: 'on wall time: the first charge is declined; at the retry a day later the invoice has been voided (its subscription canceled at once): chargeInvoice answers closed and the workflow ends',
+    objectId: 'in_rec_closed',
+    script: (at) => ({ collect: [{ kind: 'declined', nextAttemptAt: ladderAt(at, 1) }, { kind: 'closed' }] }),
+    async drive(driver, id) {
+      await driver.start(invoiceCollectionStart(chargedInvoice(id), null));
+    },
+    result: undefined,
+  },
+  {
+    workflowType: 'invoiceCollection',
+    name: 'one-attempt',
+    what: 'a charge asked for by POST /v1/invoices/{id}/pay (invoicePaymentStart, once): attempt 2 of an invoice declined once, pending when the request answered; asked at once, still pending; 5 s later declined with the ladder\'s next attempt (day 3 after the first decline): the workflow ends without a retry',
+    objectId: 'in_rec_pay_by_hand',
+    // The first decline was six hours before the request.
+    script: (at) => ({ collect: [{ kind: 'pending' }, { kind: 'declined', nextAttemptAt: ladderAt(at - 6 * 60 * 60 * 1000, 2) }] }),
+    async drive(driver, id) {
+      await driver.start(invoicePaymentStart({ id, ...ACCOUNT }, 2, null));
+    },
+    result: undefined,
+  },
+  {
+    workflowType: 'invoiceCollection',
+    name: 'on-clock-declined-then-paid',
+    what: 'charge_automatically on a test clock: the first charge is declined, its retry due a day later on the clock; the workflow writes its wait (waitOnClock), the advance signals clockAdvanced at that instant, the retry is paid and the workflow leaves the clock (leaveClock) and ends',
+    objectId: 'in_rec_on_clock',
+    script: { collect: [{ kind: 'declined', nextAttemptAt: ladderAt(CLOCK_START, 1) }, { kind: 'paid' }], clockTime: [CLOCK_START] },
+    async drive(driver, id) {
+      await driver.start(invoiceCollectionStart(chargedInvoice(id), 'clock_rec_invoice'));
+      await clockAdvanced(driver, ladderAt(CLOCK_START, 1)!);
     },
     result: undefined,
   },
