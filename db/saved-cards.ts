@@ -2,7 +2,6 @@
 // list, the sweep and the boot-time resumers. Only what the processor reports is kept (scheme,
 // last4, expiry, its token).
 import type { Knex } from 'knex';
-import pg from 'pg';
 import type { Mode } from '../domain/api-keys';
 import type { AccountStanding } from '../domain/account-rules';
 import type { CardScheme } from '../domain/card';
@@ -11,7 +10,7 @@ import { PAID_PAYMENT_STATUSES } from '../domain/checkout-rules';
 import { claimKeySql, claimParams, KeyTaken, type KeyRecord } from './idempotency-keys';
 import { MONTHLY_USAGE_SQL, monthlyUsageParams } from './monthly-usage';
 import { newPaymentRow, type PaymentRow } from './payments';
-import { sql } from './sql';
+import { simpleQuery, sql } from './sql';
 
 type Db = Knex | Knex.Transaction;
 
@@ -82,7 +81,7 @@ export async function makeDefaultCard(trx: Knex.Transaction, card: SavedCardRow,
 
 /** What a charge's payment is made of: the card, the merchant's request, and the new payment's id and time. */
 export interface NewCharge {
-  card: SavedCardRow;
+  card: Pick<SavedCardRow, 'id' | 'account_id' | 'mode' | 'customer_email' | 'scheme' | 'last4'>;
   id: string;
   amountCents: number;
   description: string;
@@ -128,28 +127,13 @@ const OPEN_CHARGE_SQL = `with usage as (${MONTHLY_USAGE_SQL}),
     exists (select 1 from key_claim) as recorded
   from usage`;
 
-/** A value written into SQL text as a literal: strings (dates as ISO 8601) escaped by node-postgres. */
-function literal(value: unknown): string {
-  if (value === null || value === undefined) return 'null';
-  if (typeof value === 'number') {
-    if (!Number.isSafeInteger(value)) throw new Error(`not an integer: ${value}`);
-    return String(value);
-  }
-  if (typeof value === 'boolean') return String(value);
-  return pg.escapeLiteral(value instanceof Date ? value.toISOString() : String(value));
-}
-
 /**
  * Runs `statement` (its $n the `values`) after taking the advisory lock of `lockKey`, both in one
- * implicit transaction sent as one simple query: the lock is held inside PostgreSQL only, never
- * across a round trip to this process, whose event loop, under load, would keep every other holder
- * of the lock waiting. A simple query takes no parameters, so each value is written in as a
- * literal.
+ * simple query (db/sql.ts simpleQuery): the lock is held inside PostgreSQL only.
  */
 async function afterAdvisoryLock<Row>(db: Db, lockKey: string, statement: string, values: readonly unknown[]): Promise<Row[]> {
-  const inlined = statement.replace(/\$(\d+)/g, (_match, n: string) => literal(values[Number(n) - 1]));
-  const results = (await db.raw(`select pg_advisory_xact_lock(hashtext(${literal(lockKey)})); ${inlined}`)) as { rows: Row[] }[];
-  return results[results.length - 1]!.rows;
+  const results = await simpleQuery(db, `select pg_advisory_xact_lock(hashtext($${values.length + 1})); ${statement}`, [...values, lockKey]);
+  return results[results.length - 1] as Row[];
 }
 
 /** Whether the charge's payment was written; the month's use before it, when the card was active. */
@@ -194,23 +178,23 @@ export interface ChargeToSettle {
   card: Pick<SavedCardRow, 'id' | 'scheme' | 'last4' | 'expiry_month' | 'expiry_year' | 'processor_token' | 'consent_locale'>;
   /** What settling reads of the merchant: its name for the processor, its standing and plan. */
   merchant: AccountStanding & { name: string; plan: string };
-  /** The charge is an invoice's, of a customer on a test clock (its time is the clock's). */
-  onTestClock: boolean;
+  /** The charge is an invoice's, of a customer on a test clock: the clock's time (the charge's). */
+  clockTime: Date | null;
 }
 
 // Read every time a charge's workflow asks about it: a named prepared statement (db/sql.ts).
 const CHARGE_TO_SETTLE_SQL = `select p.*, row_to_json(c) as saved_card, a.name as merchant_name, a.plan as merchant_plan,
-    a.status as merchant_status, a.live_activated_at as merchant_live_activated_at, cu.test_clock_id is not null as on_test_clock
+    a.status as merchant_status, a.live_activated_at as merchant_live_activated_at, t.frozen_time as clock_time
   from payments p join saved_cards c on c.id = p.saved_card_id join accounts a on a.id = p.account_id
-    left join invoices i on i.id = p.invoice_id left join customers cu on cu.id = i.customer_id
+    left join invoices i on i.id = p.invoice_id left join customers cu on cu.id = i.customer_id left join test_clocks t on t.id = cu.test_clock_id
   where p.id = $1`;
 
 export async function findChargeToSettle(db: Db, paymentId: string): Promise<ChargeToSettle> {
-  type Merchant = { merchant_name: string; merchant_plan: string; merchant_status: AccountStanding['status']; merchant_live_activated_at: Date | null; on_test_clock: boolean };
+  type Merchant = { merchant_name: string; merchant_plan: string; merchant_status: AccountStanding['status']; merchant_live_activated_at: Date | null; clock_time: Date | null };
   const [row] = await sql<PaymentRow & Merchant & { saved_card: ChargeToSettle['card'] }>(db, CHARGE_TO_SETTLE_SQL, [paymentId]);
   if (!row) throw new Error(`saved-card charge ${paymentId} not found`);
-  const { saved_card: card, merchant_name: name, merchant_plan: plan, merchant_status: status, merchant_live_activated_at: liveActivatedAt, on_test_clock: onTestClock, ...payment } = row;
-  return { payment, card, merchant: { name, plan, status, liveActivatedAt }, onTestClock };
+  const { saved_card: card, merchant_name: name, merchant_plan: plan, merchant_status: status, merchant_live_activated_at: liveActivatedAt, clock_time: clockTime, ...payment } = row;
+  return { payment, card, merchant: { name, plan, status, liveActivatedAt }, clockTime };
 }
 
 /** Every saved-card charge still with the processor (their workflows' boot-time restart). */

@@ -1,10 +1,11 @@
 // Hot-path queries (every request's key lookup, idempotency records, the monthly count): plain SQL
 // with $n parameters, sent on a connection of knex's pool (or the transaction's own connection)
-// as a named prepared statement. Knex's query builder costs more CPU per request than the query
-// itself; everything off the hot path keeps using it.
+// as a named prepared statement, or as one simple query of several statements when a lock must be
+// held inside PostgreSQL only (simpleQuery). Knex's query builder costs more CPU per request than
+// the query itself; everything off the hot path keeps using it.
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { PoolClient, QueryResultRow } from 'pg';
+import pg, { type PoolClient, type QueryResult, type QueryResultRow } from 'pg';
 
 interface PooledClient {
   acquireConnection(): Promise<PoolClient>;
@@ -27,6 +28,37 @@ export async function sql<Row extends QueryResultRow>(db: Knex | Knex.Transactio
   const connection = await client.acquireConnection();
   try {
     return (await connection.query<Row>({ name: statementName(text), text, values })).rows;
+  } finally {
+    await client.releaseConnection(connection);
+  }
+}
+
+/** A value written into SQL text as a literal: strings (dates as ISO 8601) escaped by node-postgres. */
+function literal(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value)) throw new Error(`not an integer: ${value}`);
+    return String(value);
+  }
+  if (typeof value === 'boolean') return String(value);
+  return pg.escapeLiteral(value instanceof Date ? value.toISOString() : String(value));
+}
+
+/**
+ * Runs `text`, one or more statements (their $n the `values`), as one simple query: outside a
+ * transaction they are one implicit transaction, each statement seeing what committed before it
+ * began, and a lock one of them takes is held inside PostgreSQL only, never across a round trip to
+ * this process, whose event loop, under load, would keep every other holder of the lock waiting.
+ * A simple query takes no parameters, so each value is written in as a literal. The rows of each
+ * statement, in order.
+ */
+export async function simpleQuery(db: Knex | Knex.Transaction, text: string, values: readonly unknown[]): Promise<QueryResultRow[][]> {
+  const inlined = text.replace(/\$(\d+)/g, (_match, n: string) => literal(values[Number(n) - 1]));
+  const client = db.client as PooledClient;
+  const connection = await client.acquireConnection();
+  try {
+    const results = (await connection.query(inlined)) as QueryResult | QueryResult[];
+    return (Array.isArray(results) ? results : [results]).map((result) => result.rows);
   } finally {
     await client.releaseConnection(connection);
   }

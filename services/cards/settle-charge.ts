@@ -9,6 +9,7 @@ import type { CardProcessor, ProcessorOutcome, SavedCardCharge } from '../../pro
 import { keepable, logPaymentOutcome, recordPaymentOutcome, type DecidedOutcome } from '../checkouts/settle-attempt';
 import type { AccountStanding } from '../../domain/account-rules';
 import type { ProcessorServiceDeps } from '../context';
+import { nowOnClock } from '../test-clocks/billing-now';
 
 export type ChargeResult = 'succeeded' | 'failed' | 'pending';
 
@@ -45,14 +46,14 @@ function resultOf(status: PaymentStatus): ChargeResult {
 }
 
 export async function settleCharge(deps: ProcessorServiceDeps, paymentId: string): Promise<ChargeResult> {
-  const { payment, card, merchant, onTestClock } = await findChargeToSettle(deps.db, paymentId);
+  const { payment, card, merchant, clockTime } = await findChargeToSettle(deps.db, paymentId);
   if (payment.status !== 'processing') return resultOf(payment.status);
   const processor = deps.processors.forMode(payment.mode);
   if (processor === null) return 'pending';
-  const outcome = await decidedCharge(merchant, payment, card, processor, await processor.chargeSaved({ ...chargeRequest(payment, card, merchant.name), onTestClock }));
+  const outcome = await decidedCharge(merchant, payment, card, processor, await processor.chargeSaved({ ...chargeRequest(payment, card, merchant.name), onTestClock: clockTime !== null }));
   if (outcome === null) return 'pending';
-  // The receipt in the language the customer agreed to keep the card in.
-  const updated = await recordPaymentOutcome(deps, payment, outcome, payment.attempts, { ...merchant, locale: card.consent_locale });
+  // The receipt in the language the customer agreed to keep the card in; the time read with the charge.
+  const updated = await recordPaymentOutcome(deps, payment, outcome, payment.attempts, { ...merchant, locale: card.consent_locale }, nowOnClock(deps, clockTime));
   if (updated === null) return resultOf((await findPayment(deps.db, paymentId)).status);
   logPaymentOutcome(deps.log, updated, { savedCardId: card.id });
   return resultOf(updated.status);

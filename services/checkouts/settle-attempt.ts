@@ -82,7 +82,7 @@ function receiptOf(payment: PaymentRow, merchant: PaymentMerchant, now: Date) {
  * with its fee (from the merchant's plan) and card, and the customer's receipt; or `failed` with
  * why. Conditional
  * on the status, so a retried activity changes nothing twice: null when the payment was no longer
- * `processing`.
+ * `processing`. Its time is `givenNow` when the caller read it already (as paymentNow gives it), else read here.
  */
 export async function recordPaymentOutcome(
   ctx: Pick<ServiceContext, 'db' | 'clock' | 'config'>,
@@ -90,8 +90,9 @@ export async function recordPaymentOutcome(
   outcome: DecidedOutcome,
   attempt: number,
   merchant: PaymentMerchant,
+  givenNow?: Date,
 ): Promise<PaymentRow | null> {
-  const now = await paymentNow(ctx, payment);
+  const now = givenNow ?? (await paymentNow(ctx, payment));
   let patch: Partial<PaymentRow> & Record<string, unknown>;
   if (outcome.status === 'approved') {
     const { feeCents, netCents } = paymentFee(centsFromDb(payment.amount_cents), planOf(ctx.config.plans, merchant.plan));

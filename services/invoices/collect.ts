@@ -1,31 +1,34 @@
 // Collecting an invoice charged to the card on file (its collection workflow's attempts, DESIGN.md
-// "Dunning"): attempt n of an open invoice is one payment, written once with the invoice locked
-// (payments_invoice_attempt: a retried activity or a restart finds it, and with it the one
-// processor reference, so the card is never charged twice for an attempt). The payment is asked
-// about and its outcome recorded as any saved-card charge's (services/cards/settle-charge.ts),
-// then applied to the invoice once: paid (invoice.paid, the subscription running again), or
-// declined (attemptCount, lastFailure, nextAttemptAt on the ladder, invoice.payment_failed and the
-// customer emailed with the page's link; the subscription past_due, then unpaid).
+// "Dunning"): attempt n of an open invoice is one payment, written once while the invoice is open
+// with the attempt to make (payments_invoice_attempt: a retried activity or a restart finds it, and
+// with it the one processor reference, so the card is never charged twice for an attempt). The
+// payment is asked about and its outcome recorded as any saved-card charge's
+// (services/cards/settle-charge.ts), then applied to the invoice once: paid (invoice.paid, the
+// subscription running again), or declined (attemptCount, lastFailure, nextAttemptAt on the ladder,
+// invoice.payment_failed and the customer emailed with the page's link; the subscription past_due,
+// then unpaid). A renewal storm runs every step of this at once for one account, so each reads the
+// invoice with all it needs in one statement (db/invoice-charges.ts), and the payment's write holds
+// the account's hot processing_usage row inside PostgreSQL only.
 import { newId } from '../../crypto/ids';
 import { findAccount } from '../../db/accounts';
 import { recordEvent } from '../../db/events';
-import { monthlyUsageCents } from '../../db/monthly-usage';
-import { noteLimitUsage } from '../account/note-limit-usage';
-import { findPayment, type PaymentRow } from '../../db/payments';
-import { lockInvoice, updateInvoice, type InvoiceRow } from '../../db/invoices';
+import { changeInvoiceRecordingEvent, chargedCard, invoiceToCollect, writeInvoiceCharge, type InvoiceChanges, type InvoiceToCollect } from '../../db/invoice-charges';
+import type { InvoiceRow } from '../../db/invoices';
 import { newChargeRow, type SavedCardRow } from '../../db/saved-cards';
 import { itemsOf, lockSubscription, updateSubscription } from '../../db/subscriptions';
 import { nextAttemptAt, statusAfterDecline, statusAfterPayment } from '../../domain/dunning';
 import { centsFromDb } from '../../domain/money';
+import { limitNoticesDue, planOf } from '../../domain/plans';
 import { invoiceView } from '../../views/invoice';
 import { subscriptionView } from '../../views/subscription';
+import { noteLimitUsage } from '../account/note-limit-usage';
 import type { ProcessorServiceDeps, ServiceDeps, TransactionContext } from '../context';
 import { settleCharge } from '../cards/settle-charge';
-import { customerRecipient, keepEmail } from '../emails/keep';
+import { customerRecipient, emailRow, type EmailToKeep } from '../emails/keep';
 import { inTransaction } from '../run';
 import { endSubscription } from '../subscriptions/end';
 import { rescheduleSubscription } from '../subscriptions/reschedule';
-import { billingNowOf } from '../test-clocks/billing-now';
+import { nowOnClock } from '../test-clocks/billing-now';
 
 /** Where an invoice's collection stands after an attempt. */
 export type CollectionStep =
@@ -37,13 +40,8 @@ export type CollectionStep =
 export const NO_CARD_FAILURE = 'No card on file: the customer can pay on the hosted invoice page.';
 
 /** The card an invoice is charged to: its subscription's, else the customer's default; null when neither can be charged. */
-export async function invoiceCard(db: ServiceDeps['db'] | TransactionContext['db'], invoice: Pick<InvoiceRow, 'customer_id' | 'subscription_id'>): Promise<SavedCardRow | null> {
-  const row = (await db('customers as cu')
-    .leftJoin('subscriptions as s', 's.id', db.raw('?', [invoice.subscription_id]))
-    .join('saved_cards as c', 'c.id', db.raw('coalesce(s.card_id, cu.default_card_id)'))
-    .where('cu.id', invoice.customer_id)
-    .first('c.*')) as SavedCardRow | undefined;
-  return row === undefined || row.retired_at !== null || row.processor_token === null ? null : row;
+export function invoiceCard(db: ServiceDeps['db'] | TransactionContext['db'], invoice: Pick<InvoiceRow, 'customer_id' | 'subscription_id'>): Promise<SavedCardRow | null> {
+  return chargedCard(db, invoice.customer_id, invoice.subscription_id);
 }
 
 /** The invoice's subscription moved to the status `next` gives, with customer.subscription.updated when it changed. */
@@ -66,10 +64,19 @@ async function cancelUnpaid(ctx: TransactionContext, invoice: InvoiceRow, now: D
   await rescheduleSubscription(ctx, await endSubscription(ctx, subscription, now, 'payment_failed', invoice.id));
 }
 
+/**
+ * The invoice (as locked by the caller's transaction) changed, with its event of `type` carrying
+ * it as changed (and `email`, if given), in one statement: the event's data is made before the
+ * write, from the locked row with the changes applied.
+ */
+function changeInvoice(ctx: TransactionContext, invoice: InvoiceRow, changes: InvoiceChanges, type: 'invoice.paid' | 'invoice.payment_failed', now: Date, email?: EmailToKeep): Promise<InvoiceRow> {
+  const event = { accountId: invoice.account_id, mode: invoice.mode, type, data: invoiceView({ ...invoice, ...changes }), now };
+  return changeInvoiceRecordingEvent(ctx.db, invoice.id, changes, event, email && emailRow(email));
+}
+
 /** An open invoice paid in full (by its charge, or on its page): invoice.paid, and its subscription running again. */
-export async function recordInvoicePaid(ctx: TransactionContext, invoice: InvoiceRow, now: Date, changes: Partial<InvoiceRow> = {}): Promise<InvoiceRow> {
-  const paid = await updateInvoice(ctx.db, invoice.id, { ...changes, status: 'paid', amount_paid_cents: invoice.amount_due_cents, paid_at: now, next_attempt_at: null });
-  await recordEvent(ctx.db, { accountId: paid.account_id, mode: paid.mode, type: 'invoice.paid', data: invoiceView(paid), now });
+export async function recordInvoicePaid(ctx: TransactionContext, invoice: InvoiceRow, now: Date, changes: InvoiceChanges = {}): Promise<InvoiceRow> {
+  const paid = await changeInvoice(ctx, invoice, { ...changes, status: 'paid', amount_paid_cents: invoice.amount_due_cents, paid_at: now, next_attempt_at: null }, 'invoice.paid', now);
   await moveSubscription(ctx, paid, statusAfterPayment, now);
   return paid;
 }
@@ -80,8 +87,8 @@ export async function recordInvoicePaid(ctx: TransactionContext, invoice: Invoic
  * to refund.
  */
 export async function recordPagePayment(ctx: TransactionContext, invoiceId: string): Promise<void> {
-  const invoice = await lockInvoice(ctx.db, invoiceId);
-  if (invoice.status === 'open') await recordInvoicePaid(ctx, invoice, await billingNowOf(ctx, invoice.customer_id));
+  const { invoice, clockTime } = await invoiceToCollect(ctx.db, invoiceId, null, true);
+  if (invoice.status === 'open') await recordInvoicePaid(ctx, invoice, nowOnClock(ctx, clockTime));
 }
 
 /** Attempt `attempt` declined (or found no card): the ladder's next step, the event and the customer's email. */
@@ -91,14 +98,13 @@ async function recordInvoiceDecline(ctx: TransactionContext, invoice: InvoiceRow
   // expires), nor has one sent to the customer (a charge of it was asked for by hand).
   const onLadder = invoice.billing_reason !== 'subscription_create' && invoice.collection_method === 'charge_automatically';
   const next = onLadder ? nextAttemptAt(firstFailedAt, attempt) : null;
-  const declined = await updateInvoice(ctx.db, invoice.id, { attempt_count: attempt, last_failure: failure, first_failed_at: firstFailedAt, next_attempt_at: next });
-  await recordEvent(ctx.db, { accountId: declined.account_id, mode: declined.mode, type: 'invoice.payment_failed', data: invoiceView(declined), now });
-  await keepEmail(ctx, {
-    accountId: declined.account_id,
-    mode: declined.mode,
-    ...(await customerRecipient(ctx, declined.account_id, declined.customer_id)),
-    content: { kind: 'payment_failed', number: declined.number!, amountCents: centsFromDb(declined.amount_due_cents), nextAttemptAt: next, link: declined.hosted_url! },
-    objectId: declined.id,
+  const changes = { attempt_count: attempt, last_failure: failure, first_failed_at: firstFailedAt, next_attempt_at: next };
+  const declined = await changeInvoice(ctx, invoice, changes, 'invoice.payment_failed', now, {
+    accountId: invoice.account_id,
+    mode: invoice.mode,
+    ...(await customerRecipient(ctx, invoice.account_id, invoice.customer_id)),
+    content: { kind: 'payment_failed', number: invoice.number!, amountCents: centsFromDb(invoice.amount_due_cents), nextAttemptAt: next, link: invoice.hosted_url! },
+    objectId: invoice.id,
     at: now,
   });
   if (onLadder) {
@@ -110,47 +116,72 @@ async function recordInvoiceDecline(ctx: TransactionContext, invoice: InvoiceRow
   return { kind: 'declined', nextAttemptAt: next?.getTime() ?? null };
 }
 
-type Opened = CollectionStep | { kind: 'charge'; payment: PaymentRow };
+type Opened = CollectionStep | { kind: 'charge'; paymentId: string };
 
-/** Attempt `attempt`'s payment, found or written, or what stands in its way. */
-function openAttempt(deps: ProcessorServiceDeps, invoiceId: string, attempt: number): Promise<Opened> {
+/** The invoice's outcome of an attempt applied before (a retried activity): as recorded. */
+function declinedAsRecorded(invoice: InvoiceRow): CollectionStep {
+  return { kind: 'declined', nextAttemptAt: invoice.next_attempt_at?.getTime() ?? null };
+}
+
+/** What the invoice as read says of attempt `attempt` when it has no charge to write: null when it has one. */
+function openedBefore({ invoice, payment, card }: InvoiceToCollect, attempt: number): Opened | null {
+  if (invoice.status !== 'open') return { kind: 'closed' };
+  if (invoice.attempt_count >= attempt) return declinedAsRecorded(invoice);
+  if (payment !== null) return { kind: 'charge', paymentId: payment.id };
+  // A new subscription with no card is paid on its first invoice's page (its checkoutUrl).
+  if (card === null && invoice.billing_reason === 'subscription_create') return { kind: 'closed' };
+  return null;
+}
+
+/** No card to charge: the attempt declined, with the invoice locked and read again. */
+function declineWithoutCard(deps: ProcessorServiceDeps, invoiceId: string, attempt: number): Promise<Opened> {
   return inTransaction(deps, async (ctx): Promise<Opened> => {
-    const invoice = await lockInvoice(ctx.db, invoiceId);
-    if (invoice.status !== 'open') return { kind: 'closed' };
-    // Applied already (a retried activity): its outcome as recorded.
-    if (invoice.attempt_count >= attempt) return { kind: 'declined', nextAttemptAt: invoice.next_attempt_at?.getTime() ?? null };
-    const made = (await ctx.db('payments').where({ invoice_id: invoiceId, invoice_attempt: attempt }).first()) as PaymentRow | undefined;
-    if (made !== undefined) return { kind: 'charge', payment: made };
-    const now = await billingNowOf(ctx, invoice.customer_id);
-    const card = await invoiceCard(ctx.db, invoice);
-    // A new subscription with no card is paid on its first invoice's page (its checkoutUrl).
-    if (card === null && invoice.billing_reason === 'subscription_create') return { kind: 'closed' };
-    if (card === null) return recordInvoiceDecline(ctx, invoice, attempt, NO_CARD_FAILURE, now);
-    const payment: PaymentRow = {
-      ...newChargeRow({ card, id: newId('payment', now.getTime()), amountCents: centsFromDb(invoice.amount_due_cents), description: `Invoice ${invoice.number}`, reference: invoice.number, now }),
-      invoice_id: invoice.id,
-      invoice_attempt: attempt,
-    };
-    const { order, ...columns } = payment;
-    await ctx.db('payments').insert({ ...columns, order: order === null ? null : JSON.stringify(order), card_expiry_month: card.expiry_month, card_expiry_year: card.expiry_year, card_token: card.processor_token });
-    // The month's limit counts the charge (the payments' trigger) and its notices go out, but never
-    // refuses it: the customer agreed to it when subscribing.
-    const account = (await findAccount(ctx.db, invoice.account_id))!;
-    await noteLimitUsage(ctx, { account, mode: invoice.mode }, await monthlyUsageCents(ctx.db, invoice.account_id, invoice.mode, ctx.clock.now()));
-    return { kind: 'charge', payment };
+    const read = await invoiceToCollect(ctx.db, invoiceId, attempt, true);
+    return openedBefore(read, attempt) ?? recordInvoiceDecline(ctx, read.invoice, attempt, NO_CARD_FAILURE, nowOnClock(ctx, read.clockTime));
   });
 }
 
+/**
+ * Attempt `attempt`'s payment, found or written, or what stands in its way: the invoice read in
+ * one statement, the payment written in one simple query (db/invoice-charges.ts writeInvoiceCharge),
+ * outside a transaction.
+ */
+async function openAttempt(deps: ProcessorServiceDeps, invoiceId: string, attempt: number): Promise<Opened> {
+  const read = await invoiceToCollect(deps.db, invoiceId, attempt);
+  const opened = openedBefore(read, attempt);
+  if (opened !== null) return opened;
+  const { invoice, card } = read;
+  if (card === null) return declineWithoutCard(deps, invoiceId, attempt);
+  const now = nowOnClock(deps, read.clockTime);
+  const payment = {
+    ...newChargeRow({ card, id: newId('payment', now.getTime()), amountCents: centsFromDb(invoice.amount_due_cents), description: `Invoice ${invoice.number}`, reference: invoice.number, now }),
+    invoice_id: invoice.id,
+    invoice_attempt: attempt,
+  };
+  const written = await writeInvoiceCharge(deps.db, payment, card, deps.clock.now());
+  // The invoice moved on since it was read (paid, voided, the attempt applied): what it says now.
+  if (written === null) return openAttempt(deps, invoiceId, attempt);
+  // The month's limit counts the charge (the payments' trigger) and its notices go out, but never
+  // refuses it: the customer agreed to it when subscribing. The use was read under the account's
+  // processing_usage row, so the charge that passes a threshold sees it; the notices are written
+  // in a transaction of their own, opened only when one can be due (each goes out once).
+  const usedCents = written.usedCents;
+  if (usedCents !== null && limitNoticesDue(planOf(deps.config.plans, read.plan), usedCents).length > 0) {
+    await inTransaction(deps, async (ctx) => noteLimitUsage(ctx, { account: (await findAccount(ctx.db, invoice.account_id))!, mode: invoice.mode }, usedCents));
+  }
+  return { kind: 'charge', paymentId: written.paymentId };
+}
+
 /** The attempt's decided payment applied to its invoice, once. */
-function applyAttempt(deps: ProcessorServiceDeps, invoiceId: string, paymentId: string, attempt: number): Promise<CollectionStep> {
+function applyAttempt(deps: ProcessorServiceDeps, invoiceId: string, attempt: number): Promise<CollectionStep> {
   return inTransaction(deps, async (ctx): Promise<CollectionStep> => {
-    const invoice = await lockInvoice(ctx.db, invoiceId);
+    const { invoice, payment, clockTime } = await invoiceToCollect(ctx.db, invoiceId, attempt, true);
     if (invoice.status === 'paid') return { kind: 'paid' };
     if (invoice.status !== 'open') return { kind: 'closed' };
-    if (invoice.attempt_count >= attempt) return { kind: 'declined', nextAttemptAt: invoice.next_attempt_at?.getTime() ?? null };
-    const payment = await findPayment(ctx.db, paymentId);
-    const now = await billingNowOf(ctx, invoice.customer_id);
-    if (payment.status === 'failed' || payment.status === 'canceled') return recordInvoiceDecline(ctx, invoice, attempt, payment.failure_message ?? 'The charge was not made.', now);
+    if (invoice.attempt_count >= attempt) return declinedAsRecorded(invoice);
+    const now = nowOnClock(ctx, clockTime);
+    const { status, failure_message: failure } = payment!;
+    if (status === 'failed' || status === 'canceled') return recordInvoiceDecline(ctx, invoice, attempt, failure ?? 'The charge was not made.', now);
     await recordInvoicePaid(ctx, invoice, now, { attempt_count: attempt });
     return { kind: 'paid' };
   });
@@ -164,6 +195,6 @@ function applyAttempt(deps: ProcessorServiceDeps, invoiceId: string, paymentId: 
 export async function chargeInvoice(deps: ProcessorServiceDeps, invoiceId: string, attempt: number): Promise<CollectionStep> {
   const opened = await openAttempt(deps, invoiceId, attempt);
   if (opened.kind !== 'charge') return opened;
-  if ((await settleCharge(deps, opened.payment.id)) === 'pending') return { kind: 'pending' };
-  return applyAttempt(deps, invoiceId, opened.payment.id, attempt);
+  if ((await settleCharge(deps, opened.paymentId)) === 'pending') return { kind: 'pending' };
+  return applyAttempt(deps, invoiceId, attempt);
 }

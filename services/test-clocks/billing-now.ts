@@ -17,11 +17,16 @@ export async function billingNowForNew(ctx: Pick<ServiceContext, 'db' | 'clock'>
   return clock.frozen_time;
 }
 
+/** "Now" for a customer whose clock's time (`frozen_time`, null off a clock) was read with something else: one statement fewer. */
+export function nowOnClock(ctx: Pick<ServiceContext, 'clock'>, clockTime: Date | null): Date {
+  return clockTime ?? ctx.clock.now();
+}
+
 /** "Now" for the customer of that id: its test clock's time, or the service's. */
 export async function billingNowOf(ctx: Pick<ServiceContext, 'db' | 'clock'>, customerId: string): Promise<Date> {
   // One statement: it is read in every step of a renewal.
   const row = (await ctx.db('customers as c').leftJoin('test_clocks as t', 't.id', 'c.test_clock_id').where('c.id', customerId).first('t.frozen_time')) as { frozen_time: Date | null };
-  return row.frozen_time ?? ctx.clock.now();
+  return nowOnClock(ctx, row.frozen_time);
 }
 
 /**
@@ -35,5 +40,5 @@ export async function paymentNow(ctx: Pick<ServiceContext, 'db' | 'clock'>, paym
     .leftJoin('test_clocks as t', 't.id', 'c.test_clock_id')
     .where('i.id', payment.invoice_id)
     .first('t.frozen_time')) as { frozen_time: Date | null } | undefined;
-  return row?.frozen_time ?? ctx.clock.now();
+  return nowOnClock(ctx, row?.frozen_time ?? null);
 }
