@@ -14,6 +14,7 @@ import { findAccount } from '../../db/accounts';
 import { recordEvent } from '../../db/events';
 import { changeInvoiceRecordingEvent, chargedCard, invoiceToCollect, writeInvoiceCharge, type InvoiceChanges, type InvoiceToCollect } from '../../db/invoice-charges';
 import type { InvoiceRow } from '../../db/invoices';
+import { monthlyUsageCents } from '../../db/monthly-usage';
 import { newChargeRow, type SavedCardRow } from '../../db/saved-cards';
 import { itemsOf, lockSubscription, updateSubscription } from '../../db/subscriptions';
 import { nextAttemptAt, statusAfterDecline, statusAfterPayment } from '../../domain/dunning';
@@ -148,9 +149,13 @@ function declineWithoutCard(deps: ProcessorServiceDeps, invoiceId: string, attem
  */
 async function openAttempt(deps: ProcessorServiceDeps, invoiceId: string, attempt: number): Promise<Opened> {
   const read = await invoiceToCollect(deps.db, invoiceId, attempt);
+  const { invoice, card, plan } = read;
   const opened = openedBefore(read, attempt);
-  if (opened !== null) return opened;
-  const { invoice, card } = read;
+  if (opened !== null) {
+    // Written by a run the process stopped in before its outcome, and perhaps before its notices.
+    if (opened.kind === 'charge' && read.payment!.status === 'processing') await noteChargeUsage(deps, invoice, plan, await monthlyUsageCents(deps.db, invoice.account_id, invoice.mode, deps.clock.now()));
+    return opened;
+  }
   if (card === null) return declineWithoutCard(deps, invoiceId, attempt);
   const now = nowOnClock(deps, read.clockTime);
   const payment = {
@@ -161,15 +166,20 @@ async function openAttempt(deps: ProcessorServiceDeps, invoiceId: string, attemp
   const written = await writeInvoiceCharge(deps.db, payment, card, deps.clock.now());
   // The invoice moved on since it was read (paid, voided, the attempt applied): what it says now.
   if (written === null) return openAttempt(deps, invoiceId, attempt);
-  // The month's limit counts the charge (the payments' trigger) and its notices go out, but never
-  // refuses it: the customer agreed to it when subscribing. The use was read under the account's
-  // processing_usage row, so the charge that passes a threshold sees it; the notices are written
-  // in a transaction of their own, opened only when one can be due (each goes out once).
-  const usedCents = written.usedCents;
-  if (usedCents !== null && limitNoticesDue(planOf(deps.config.plans, read.plan), usedCents).length > 0) {
-    await inTransaction(deps, async (ctx) => noteLimitUsage(ctx, { account: (await findAccount(ctx.db, invoice.account_id))!, mode: invoice.mode }, usedCents));
-  }
+  if (written.usedCents !== null) await noteChargeUsage(deps, invoice, plan, written.usedCents);
   return { kind: 'charge', paymentId: written.paymentId };
+}
+
+/**
+ * The month's limit counts an invoice's charge (the payments' trigger) and its notices go out, but
+ * never refuses it: the customer agreed to it when subscribing. `usedCents` is the month's use
+ * with the charge, read under the account's processing_usage row, so the charge that passes a
+ * threshold sees it; the notices are written in a transaction of their own, opened only when one
+ * can be due (each goes out once).
+ */
+async function noteChargeUsage(deps: ProcessorServiceDeps, invoice: InvoiceRow, plan: string, usedCents: number): Promise<void> {
+  if (limitNoticesDue(planOf(deps.config.plans, plan), usedCents).length === 0) return;
+  await inTransaction(deps, async (ctx) => noteLimitUsage(ctx, { account: (await findAccount(ctx.db, invoice.account_id))!, mode: invoice.mode }, usedCents));
 }
 
 /** The attempt's decided payment applied to its invoice, once. */

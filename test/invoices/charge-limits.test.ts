@@ -9,6 +9,13 @@ import { limitEvents, withPlans } from '../account/limits';
 import { payAndKeep } from '../cards/card-flow';
 import { ik, startApiWithMerchant, type TestApi } from '../support/api';
 import { billingFlow } from './billing-flow';
+import { newId } from '../../crypto/ids';
+import { chargedCard, writeInvoiceCharge } from '../../db/invoice-charges';
+import { findInvoice } from '../../db/invoices';
+import { newChargeRow } from '../../db/saved-cards';
+import { centsFromDb } from '../../domain/money';
+import { chargeInvoice } from '../../services/invoices/collect';
+import { serviceDeps } from '../cards/card-flow';
 
 describe('invoice charges and the monthly limit', function () {
   this.timeout(120_000);
@@ -39,5 +46,27 @@ describe('invoice charges and the monthly limit', function () {
     const events = await limitEvents(api, keys);
     assert.deepEqual(events.map((e) => e.type).sort(), ['account.limit.approaching', 'account.limit.reached']);
     for (const event of events) assert.ok(event.usedCents >= (event.type === 'account.limit.reached' ? 100_000 : 80_000), `${event.type} at ${event.usedCents}`);
+  });
+
+  it('a charge written by a run the process stopped in before its notices: the retried attempt sends them', async () => {
+    // A month of its own: the test before took the first merchant's to its limit.
+    ({ keys } = await api.merchant());
+    const clock = await post('/v1/test_helpers/test_clocks', { frozenTime: '2027-03-10T06:00:00.000Z' });
+    const email = 'one-big-order@example.com';
+    const customer = await post('/v1/customers', { email, testClockId: clock.id });
+    await payAndKeep(api, keys, { email, amountCents: 1_000 });
+    const price = await post('/v1/prices', { product: { name: 'Estate crate' }, unitAmountCents: 85_000, interval: 'month' });
+    const invoice = await findInvoice(api.knex, (await post('/v1/subscriptions', { customerId: customer.id, priceId: price.id, collectionMethod: 'send_invoice' })).latestInvoiceId);
+    const before = (await limitEvents(api, keys)).length;
+    // Attempt 1's payment written as openAttempt writes it (Rs. 10 + Rs. 850: past 80%), then the process stopped.
+    const card = (await chargedCard(api.knex, invoice.customer_id, invoice.subscription_id))!;
+    const now = invoice.finalized_at!;
+    const payment = { ...newChargeRow({ card, id: newId('payment', now.getTime()), amountCents: centsFromDb(invoice.amount_due_cents), description: `Invoice ${invoice.number}`, reference: invoice.number, now }), invoice_id: invoice.id, invoice_attempt: 1 };
+    assert.ok(await writeInvoiceCharge(api.knex, payment, card, api.service.clock.now()));
+    assert.equal((await limitEvents(api, keys)).length, before);
+
+    assert.deepEqual(await chargeInvoice(serviceDeps(api), invoice.id, 1), { kind: 'paid' });
+    const approaching = (await limitEvents(api, keys)).slice(before);
+    assert.deepEqual(approaching.map((e) => [e.type, e.usedCents]), [['account.limit.approaching', 86_000]]);
   });
 });
