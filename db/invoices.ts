@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { Mode } from '../domain/api-keys';
 import { INVOICE_NUMBER_FORM, type BillingReason, type CollectionMethod, type InvoiceLine, type InvoiceStatus } from '../domain/invoices';
 import { eventArrays, insertEventsSql, NOTIFY_IF_UNDISPATCHED, type EventRow } from './events';
-import { sql } from './sql';
+import { commitWith, sql } from './sql';
 
 type Db = Knex | Knex.Transaction;
 
@@ -86,12 +86,14 @@ function invoiceValue(column: string, value: unknown): unknown {
  * `number` left null) or updates a draft written before with `changes`, and `events` (their data may hold
  * NUMBER_MARK for the number) are recorded, all in one statement. The counter's row stays locked
  * to the transaction's end, so numbers are given in commit order with no gaps (a rolled-back one is
- * given again): call it as late in the transaction as can be, the lock held for as little as that.
+ * given again): call it as late in the transaction as can be, the lock held for as little as that,
+ * or as its `lastWrite`, sent with the COMMIT (commitWith), so the lock is held inside PostgreSQL only.
  */
 export async function writeNumberedInvoice(
   trx: Knex.Transaction,
   write: { insert: InvoiceRow } | { draft: InvoiceRow; changes: Partial<InvoiceRow> },
   events: readonly EventRow[],
+  lastWrite = false,
 ): Promise<InvoiceRow> {
   const invoice = 'insert' in write ? write.insert : write.draft;
   const row = 'insert' in write ? write.insert : write.changes;
@@ -112,7 +114,8 @@ export async function writeNumberedInvoice(
   const text = `with ${NUMBERED_SQL}, written as (${written}),
     recorded as (${insertEventsSql(values.length + 1, { from: 'written', data: (json) => `replace(${json}, ${mark}, to_json(written.number)::text)` })})
     select written.*, ${NOTIFY_IF_UNDISPATCHED} as notified from written`;
-  const [numbered] = await sql<InvoiceRow & { notified?: unknown }>(trx, text, [...values, ...eventArrays(events)]);
+  const all = [...values, ...eventArrays(events)];
+  const [numbered] = (lastWrite ? await commitWith(trx, text, all) : await sql(trx, text, all)) as (InvoiceRow & { notified?: unknown })[];
   if (numbered === undefined) throw new Error('no invoice was written');
   delete numbered.notified;
   return numbered;

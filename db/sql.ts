@@ -41,6 +41,7 @@ function literal(value: unknown): string {
     return String(value);
   }
   if (typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return `array[${value.map(literal).join(', ')}]`;
   return pg.escapeLiteral(value instanceof Date ? value.toISOString() : String(value));
 }
 
@@ -62,4 +63,16 @@ export async function simpleQuery(db: Knex | Knex.Transaction, text: string, val
   } finally {
     await client.releaseConnection(connection);
   }
+}
+
+/**
+ * Runs `text` (its $n the `values`) as the last write of `trx`, sent with the transaction's COMMIT
+ * in one simple query: a lock it takes is held inside PostgreSQL only, never across a round trip
+ * to this process. The connection then goes on in a read-only transaction, which knex's own
+ * COMMIT ends: a write after this one fails rather than land outside the transaction it followed.
+ * The statement's rows.
+ */
+export async function commitWith(trx: Knex.Transaction, text: string, values: readonly unknown[]): Promise<QueryResultRow[]> {
+  const [rows] = await simpleQuery(trx, `${text};\ncommit;\nbegin read only`, values);
+  return rows!;
 }

@@ -24,6 +24,12 @@ export interface ServiceContext {
 /** A context whose writes are one transaction (services/run.ts `inTransaction`). */
 export interface TransactionContext extends ServiceContext {
   db: Knex.Transaction;
+  /**
+   * The service may send its last write with the COMMIT (db/sql.ts commitWith), so a lock the
+   * write takes is never held across a round trip: true where nothing follows the service in the
+   * transaction (inTransaction), not in the API's chain, which records the Idempotency-Key's answer last.
+   */
+  lastWriteCommits?: boolean;
 }
 
 /** The merchant account a service acts for, and the mode (test or live) it acts in. */

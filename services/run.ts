@@ -37,7 +37,8 @@ export function serviceContext<Db extends Knex | Knex.Transaction>(deps: Service
 /** The service's work in one transaction; its effects run once that has committed. */
 export async function inTransaction<T>(deps: ServiceDeps, work: (ctx: TransactionContext) => Promise<T>): Promise<T> {
   const effects: Effect[] = [];
-  const result = await deps.db.transaction((trx) => work(serviceContext(deps, trx, effects)));
+  // Assigned, not spread: the context's port is a getter, read only when used.
+  const result = await deps.db.transaction((trx) => work(Object.assign(serviceContext(deps, trx, effects), { lastWriteCommits: true })));
   await runEffects(effects, deps.log);
   return result;
 }

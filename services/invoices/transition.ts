@@ -27,7 +27,7 @@ function refusal(action: InvoiceAction, invoice: InvoiceRow): ApiError {
 export async function transitionInvoice(ctx: TransactionContext, invoiceId: string, action: InvoiceAction): Promise<InvoiceRow> {
   const invoice = await lockInvoice(ctx.db, invoiceId);
   if (!actionAllowed(action, invoice.status)) throw refusal(action, invoice);
-  if (action === 'finalize') return finalizeInvoice(ctx, invoice);
+  if (action === 'finalize') return finalizeInvoice(ctx, invoice, {});
   const now = await billingNowOf(ctx, invoice.customer_id);
   const scope = { accountId: invoice.account_id, mode: invoice.mode, now };
   if (action === 'void') {
@@ -43,11 +43,14 @@ export async function transitionInvoice(ctx: TransactionContext, invoiceId: stri
 
 /**
  * A draft numbered and opened, in its customer's time (their language and clock read at once): one
- * written before (`fresh` false), or a new one written now with its invoice.created. `after` are
- * recorded behind invoice.finalized. The number is taken last, in the statement that writes the
- * invoice and its events: its counter stays locked to the transaction's end.
+ * written before, or a `fresh` one written now with its invoice.created. `after` are recorded
+ * behind invoice.finalized. The number is taken last, in the statement that writes the invoice and
+ * its events: its counter stays locked to the transaction's end. When the caller writes nothing
+ * after (`last`) and the runner allows it, that statement goes with the COMMIT (an invoice charged to
+ * the card; one sent or paid at once has more to write).
  */
-export async function finalizeInvoice(ctx: TransactionContext, draft: InvoiceRow, fresh = false, after: readonly NewEvent[] = []): Promise<InvoiceRow> {
+export async function finalizeInvoice(ctx: TransactionContext, draft: InvoiceRow, options: { fresh?: boolean; after?: readonly NewEvent[]; last?: boolean }): Promise<InvoiceRow> {
+  const { fresh = false, after = [] } = options;
   const customer = await customerTime(ctx.db, draft.customer_id);
   const now = customer.frozen_time ?? ctx.clock.now();
   const changes = {
@@ -66,7 +69,8 @@ export async function finalizeInvoice(ctx: TransactionContext, draft: InvoiceRow
     { ...scope, type: 'invoice.finalized' as const, data: invoiceView({ ...opened, number: NUMBER_MARK }), now },
     ...after,
   ].map(eventRow);
-  const numbered = await writeNumberedInvoice(ctx.db, fresh ? { insert: opened } : { draft, changes }, events);
+  const lastWrite = options.last === true && ctx.lastWriteCommits === true && owes && opened.collection_method === 'charge_automatically';
+  const numbered = await writeNumberedInvoice(ctx.db, fresh ? { insert: opened } : { draft, changes }, events, lastWrite);
   if (!owes) return recordInvoicePaid(ctx, numbered, now);
   if (numbered.collection_method === 'send_invoice') await sendInvoice(ctx, numbered, now);
   return numbered;

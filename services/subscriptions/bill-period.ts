@@ -38,7 +38,8 @@ export function nextPeriodOf(subscription: Pick<SubscriptionRow, 'billing_cycle_
 
 /**
  * The period's invoice, made and finalised (invoice.created and invoice.finalized), `after` recorded
- * behind them; `id` given when the caller has written it before (the subscription's latest).
+ * behind them; `id` given when the caller has written it before (the subscription's latest); `last`
+ * when the caller writes nothing after it (services/invoices/transition.ts finalizeInvoice).
  */
 export async function billPeriod(
   ctx: TransactionContext,
@@ -48,7 +49,7 @@ export async function billPeriod(
   reason: BillingReason,
   now: Date,
   collection: { method: CollectionMethod; daysUntilDue: number | null } = { method: subscription.collection_method, daysUntilDue: subscription.days_until_due },
-  written: { id?: string; after?: NewEvent[] } = {},
+  written: { id?: string; after?: NewEvent[]; last?: boolean } = {},
 ): Promise<InvoiceRow> {
   const draft = draftRow({
     id: written.id ?? newId('invoice', now.getTime()),
@@ -65,12 +66,13 @@ export async function billPeriod(
     memo: null,
     created_at: now,
   });
-  return finalizeInvoice(ctx, draft, true, written.after);
+  return finalizeInvoice(ctx, draft, { fresh: true, after: written.after, last: written.last });
 }
 
 /**
  * The subscription moves into `period` (a renewal, a trial's end, a resume): the row updated with
- * `changes`, and its invoice made and finalised with customer.subscription.updated behind its events.
+ * `changes`, and its invoice made and finalised with customer.subscription.updated behind its events;
+ * `last` when the caller writes nothing after.
  */
 export async function startPeriod(
   ctx: TransactionContext,
@@ -80,13 +82,14 @@ export async function startPeriod(
   now: Date,
   changes: Partial<SubscriptionRow> = {},
   collection?: { method: CollectionMethod; daysUntilDue: number | null },
+  last = false,
 ): Promise<SubscriptionRow> {
   // The subscription's new state first, so the invoice's payment (one owing nothing is paid at
   // once) moves it on from there; the invoice last, as its number is taken with it.
   const invoiceId = newId('invoice', now.getTime());
   const moved = await updateSubscription(ctx.db, subscription.id, { ...changes, current_period_start: period.start, current_period_end: period.end, latest_invoice_id: invoiceId });
   const updated = { accountId: moved.account_id, mode: moved.mode, type: 'customer.subscription.updated' as const, data: subscriptionView(moved, items), now };
-  const invoice = await billPeriod(ctx, moved, subscriptionLines(items, period), period, 'subscription_cycle', now, collection, { id: invoiceId, after: [updated] });
+  const invoice = await billPeriod(ctx, moved, subscriptionLines(items, period), period, 'subscription_cycle', now, collection, { id: invoiceId, after: [updated], last });
   // Paid at once, it may have moved the subscription on.
   return invoice.status === 'paid' ? lockSubscription(ctx.db, subscription.id) : moved;
 }

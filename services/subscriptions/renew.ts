@@ -10,5 +10,6 @@ import { endSubscription } from './end';
 export async function renewSubscription(ctx: TransactionContext, subscription: SubscriptionRow, at: Date): Promise<SubscriptionRow> {
   if (subscription.cancel_at_period_end) return endSubscription(ctx, subscription, at, 'requested_by_merchant');
   const items = await itemsOf(ctx.db, [subscription.id]);
-  return startPeriod(ctx, subscription, items, nextPeriodOf(subscription, items, at), at);
+  // The step's last write: its workflow's activity (services/subscriptions/step.ts) writes nothing after.
+  return startPeriod(ctx, subscription, items, nextPeriodOf(subscription, items, at), at, {}, undefined, true);
 }

@@ -1,0 +1,52 @@
+// A transaction's last write sent with its COMMIT (db/sql.ts commitWith): committed with everything
+// before it, its values written in as literals (arrays and quotes included), and a write after it
+// refused rather than landing outside the transaction it followed.
+import assert from 'node:assert/strict';
+import type { Knex } from 'knex';
+import { connect } from '../../db/connection';
+import { commitWith } from '../../db/sql';
+import { freshDatabase, type TestDatabase } from '../support/database';
+
+describe('the last write sent with the COMMIT', () => {
+  let database: TestDatabase;
+  let knex: Knex;
+
+  before(async () => {
+    database = await freshDatabase();
+    knex = connect(database.url, 2);
+    await knex.raw('create table notes (id int primary key, body text not null, tags text[] not null)');
+  });
+  after(async () => {
+    await knex?.destroy();
+    await database?.drop();
+  });
+
+  it('commits the transaction with it and answers its rows; a write after it fails, the transaction kept', async () => {
+    const written = await knex.transaction(async (trx) => {
+      await trx('notes').insert({ id: 1, body: 'before', tags: [] });
+      return commitWith(trx, 'insert into notes values ($1, $2, $3::text[]) returning *', [2, "it's the last", ['a', "b'c"]]);
+    });
+    assert.deepEqual(written, [{ id: 2, body: "it's the last", tags: ['a', "b'c"] }]);
+    assert.deepEqual((await knex('notes').orderBy('id')).map((n: { id: number }) => n.id), [1, 2]);
+
+    await assert.rejects(
+      knex.transaction(async (trx) => {
+        await commitWith(trx, 'insert into notes values ($1, $2, $3::text[])', [3, 'last', []]);
+        await trx('notes').insert({ id: 4, body: 'after the last', tags: [] });
+      }),
+      /read-only transaction/,
+    );
+    assert.deepEqual((await knex('notes').orderBy('id')).map((n: { id: number }) => n.id), [1, 2, 3]);
+  });
+
+  it('a failing last write rolls back the whole transaction', async () => {
+    await assert.rejects(
+      knex.transaction(async (trx) => {
+        await trx('notes').insert({ id: 10, body: 'before', tags: [] });
+        await commitWith(trx, 'insert into notes values ($1, $2, $3::text[])', [1, 'a duplicate id', []]);
+      }),
+      /duplicate key/,
+    );
+    assert.equal((await knex('notes').where({ id: 10 })).length, 0);
+  });
+});
