@@ -144,3 +144,22 @@ describe('embedded engine: activities running at once', function () {
     }
   });
 });
+
+describe('embedded engine: signals and continue-as-new', function () {
+  it('a signal that waited its turn behind the task continuing the run as new goes to the new run, as the server gives it to the current one', async function () {
+    const engine = await EmbeddedEngine.create({ workflowsPath, activities: { record: async (label: string) => label }, clock: 'virtual' });
+    try {
+      // The ledger continues as new once closed; its second run ends when closed again.
+      engine.start({ workflowType: 'ledger', workflowId: 'ledger/can', args: [10, 2] });
+      await engine.runUntilIdle();
+      // The first close is delivered and the task that continues the run as new is queued behind
+      // it; the second close waits its turn behind that task, and finds the first run closed.
+      await engine.signal('ledger/can', 'closeLedger');
+      await engine.signal('ledger/can', 'closeLedger');
+      await engine.runUntilIdle();
+      assert.equal(engine.describe('ledger/can')?.status, 'COMPLETED');
+    } finally {
+      await engine.shutdown();
+    }
+  });
+});

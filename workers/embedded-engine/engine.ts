@@ -185,12 +185,18 @@ export class EmbeddedEngine {
   }
 
   async signal(workflowId: string, signalName: string, args: unknown[] = []): Promise<void> {
-    const run = this.runs.open(workflowId);
-    // Through the run's queue, so a signal never lands between a workflow task and its commands.
-    await run.exclusive(() => {
-      if (!run.open) throw new WorkflowClosedError(workflowId);
-      this.tasks.deliver(run, this.signalsAndUpdates.signalDelivery(run, signalName, args));
-    });
+    for (;;) {
+      const run = this.runs.open(workflowId);
+      // Through the run's queue, so a signal never lands between a workflow task and its commands.
+      const delivered = await run.exclusive(() => {
+        if (!run.open) return false;
+        this.tasks.deliver(run, this.signalsAndUpdates.signalDelivery(run, signalName, args));
+        return true;
+      });
+      // The run closed while the signal waited its turn: one continued as new takes it, as the
+      // server gives a signal to the workflow's current run; one closed for good is refused above.
+      if (delivered) return;
+    }
   }
 
   /**
