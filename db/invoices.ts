@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { Mode } from '../domain/api-keys';
 import { INVOICE_NUMBER_FORM, type BillingReason, type CollectionMethod, type InvoiceLine, type InvoiceStatus } from '../domain/invoices';
 import { eventArrays, insertEventsSql, NOTIFY_IF_UNDISPATCHED, type EventRow } from './events';
-import { commitWith, sql } from './sql';
+import { sql, type Statement } from './sql';
 
 type Db = Knex | Knex.Transaction;
 
@@ -82,19 +82,15 @@ function invoiceValue(column: string, value: unknown): unknown {
 }
 
 /**
- * Finalises an invoice with the account's next number in its mode: `write` inserts it (a new one,
- * `number` left null) or updates a draft written before with `changes`, and `events` (their data may hold
- * NUMBER_MARK for the number) are recorded, all in one statement. The counter's row stays locked
- * to the transaction's end, so numbers are given in commit order with no gaps (a rolled-back one is
- * given again): call it as late in the transaction as can be, the lock held for as little as that,
- * or as its `lastWrite`, sent with the COMMIT (commitWith), so the lock is held inside PostgreSQL only.
+ * The statement that finalises an invoice with the account's next number in its mode: `write`
+ * inserts it (a new one, `number` left null) or updates a draft written before with `changes`, and
+ * `events` (their data may hold NUMBER_MARK for the number) are recorded, all in one statement. The
+ * counter's row stays locked to the transaction's end, so numbers are given in commit order with
+ * no gaps (a rolled-back one is given again): run it as late in the transaction as can be, the lock
+ * held for as little as that, or with the COMMIT (services/context.ts atCommit), held inside
+ * PostgreSQL only. Its one row is the invoice as written.
  */
-export async function writeNumberedInvoice(
-  trx: Knex.Transaction,
-  write: { insert: InvoiceRow } | { draft: InvoiceRow; changes: Partial<InvoiceRow> },
-  events: readonly EventRow[],
-  lastWrite = false,
-): Promise<InvoiceRow> {
+export function numberedInvoiceStatement(write: { insert: InvoiceRow } | { draft: InvoiceRow; changes: Partial<InvoiceRow> }, events: readonly EventRow[]): Statement {
   const invoice = 'insert' in write ? write.insert : write.draft;
   const row = 'insert' in write ? write.insert : write.changes;
   const columns = Object.keys(row).filter((c) => c !== 'number');
@@ -114,8 +110,12 @@ export async function writeNumberedInvoice(
   const text = `with ${NUMBERED_SQL}, written as (${written}),
     recorded as (${insertEventsSql(values.length + 1, { from: 'written', data: (json) => `replace(${json}, ${mark}, to_json(written.number)::text)` })})
     select written.*, ${NOTIFY_IF_UNDISPATCHED} as notified from written`;
-  const all = [...values, ...eventArrays(events)];
-  const [numbered] = (lastWrite ? await commitWith(trx, text, all) : await sql(trx, text, all)) as (InvoiceRow & { notified?: unknown })[];
+  return { text, values: [...values, ...eventArrays(events)] };
+}
+
+/** Runs numberedInvoiceStatement now: the invoice as written. */
+export async function writeNumberedInvoice(trx: Knex.Transaction, statement: Statement): Promise<InvoiceRow> {
+  const [numbered] = await sql<InvoiceRow & { notified?: unknown }>(trx, statement.text, [...statement.values]);
   if (numbered === undefined) throw new Error('no invoice was written');
   delete numbered.notified;
   return numbered;

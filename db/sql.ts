@@ -53,26 +53,40 @@ function literal(value: unknown): string {
  * A simple query takes no parameters, so each value is written in as a literal. The rows of each
  * statement, in order.
  */
-export async function simpleQuery(db: Knex | Knex.Transaction, text: string, values: readonly unknown[]): Promise<QueryResultRow[][]> {
-  const inlined = text.replace(/\$(\d+)/g, (_match, n: string) => literal(values[Number(n) - 1]));
+export function simpleQuery(db: Knex | Knex.Transaction, text: string, values: readonly unknown[]): Promise<QueryResultRow[][]> {
+  return sendSimple(db, inlined({ text, values }));
+}
+
+/** Sends `text`, values written in already, as one simple query: the rows of each statement. */
+async function sendSimple(db: Knex | Knex.Transaction, text: string): Promise<QueryResultRow[][]> {
   const client = db.client as PooledClient;
   const connection = await client.acquireConnection();
   try {
-    const results = (await connection.query(inlined)) as QueryResult | QueryResult[];
+    const results = (await connection.query(text)) as QueryResult | QueryResult[];
     return (Array.isArray(results) ? results : [results]).map((result) => result.rows);
   } finally {
     await client.releaseConnection(connection);
   }
 }
 
+/** A statement and the values of its $n. */
+export interface Statement {
+  text: string;
+  values: readonly unknown[];
+}
+
+/** The statement's text with each $n written in as a literal. */
+function inlined({ text, values }: Statement): string {
+  return text.replace(/\$(\d+)/g, (_match, n: string) => literal(values[Number(n) - 1]));
+}
+
 /**
- * Runs `text` (its $n the `values`) as the last write of `trx`, sent with the transaction's COMMIT
- * in one simple query: a lock it takes is held inside PostgreSQL only, never across a round trip
- * to this process. The connection then goes on in a read-only transaction, which knex's own
- * COMMIT ends: a write after this one fails rather than land outside the transaction it followed.
- * The statement's rows.
+ * Runs `statements` as the last writes of `trx`, sent with the transaction's COMMIT in one simple
+ * query: a lock they take is held inside PostgreSQL only, never across a round trip to this
+ * process. The connection then goes on in a read-only transaction, which knex's own COMMIT ends: a
+ * write after these fails rather than land outside the transaction they ended. Their rows, in order.
  */
-export async function commitWith(trx: Knex.Transaction, text: string, values: readonly unknown[]): Promise<QueryResultRow[]> {
-  const [rows] = await simpleQuery(trx, `${text};\ncommit;\nbegin read only`, values);
-  return rows!;
+export async function commitWith(trx: Knex.Transaction, statements: readonly Statement[]): Promise<QueryResultRow[][]> {
+  const results = await sendSimple(trx, [...statements.map(inlined), 'commit', 'begin read only'].join(';\n'));
+  return results.slice(0, statements.length);
 }

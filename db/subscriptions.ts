@@ -5,6 +5,7 @@ import type { CollectionMethod } from '../domain/invoices';
 import type { SubscriptionStatus, TrialEndBehavior } from '../domain/subscription-rules';
 import type { PricedRow } from './prices';
 import { sql } from './sql';
+import type { TestClockRow } from './test-clocks';
 
 type Db = Knex | Knex.Transaction;
 
@@ -70,6 +71,23 @@ export async function updateSubscription(db: Db, id: string, changes: Partial<Su
 export async function lockSubscription(db: Db, id: string): Promise<SubscriptionRow> {
   const [row] = await sql<SubscriptionRow>(db, 'select * from subscriptions where id = $1 for update', [id]);
   return row!;
+}
+
+const LOCK_WITH_CLOCK_SQL = `select s.*, (select row_to_json(t) from test_clocks t where t.id = s.test_clock_id for share) as clock
+  from subscriptions s where s.id = $1 for update`;
+
+/**
+ * The subscription locked for `db`'s transaction, with its test clock's row shared to the
+ * transaction's end (the clock cannot move meanwhile: db/test-clocks.ts), or null on wall time.
+ */
+export async function lockSubscriptionOnClock(db: Db, id: string): Promise<{ subscription: SubscriptionRow; clock: Pick<TestClockRow, 'id' | 'frozen_time' | 'advancing_to'> | null }> {
+  type Json = { id: string; frozen_time: string; advancing_to: string | null };
+  const [row] = await sql<SubscriptionRow & { clock: Json | null }>(db, LOCK_WITH_CLOCK_SQL, [id]);
+  const { clock, ...subscription } = row!;
+  return {
+    subscription,
+    clock: clock === null ? null : { id: clock.id, frozen_time: new Date(clock.frozen_time), advancing_to: clock.advancing_to === null ? null : new Date(clock.advancing_to) },
+  };
 }
 
 /** The items of the subscriptions, each with its price and product: one query. */

@@ -2,7 +2,7 @@
 // a clock's time, and every wait written, locks the clock's row first: a wait is never written
 // between an advance's reading of the waits and its moving the clock.
 import type { Knex } from 'knex';
-import { sql } from './sql';
+import { sql, type Statement } from './sql';
 
 type Db = Knex | Knex.Transaction;
 
@@ -61,18 +61,29 @@ const PUT_CLOCK_WAIT_SQL = `with clock as (select * from test_clocks where id = 
   )
   select * from clock`;
 
+/** The statement of putClockWait. */
+export function clockWaitStatement(wait: { workflowId: string; clockId: string; dueAt: Date }): Statement {
+  return { text: PUT_CLOCK_WAIT_SQL, values: [wait.clockId, wait.workflowId, wait.dueAt] };
+}
+
 /**
  * Writes the workflow's wait for `dueAt` (in place of any it had), with the clock's row shared
  * (shareTestClock) to the end of `db`'s transaction, in one statement. The clock as it stands;
  * undefined, and nothing written, when there is no such clock.
  */
 export async function putClockWait(db: Db, wait: { workflowId: string; clockId: string; dueAt: Date }): Promise<TestClockRow | undefined> {
-  const [clock] = await sql<TestClockRow>(db, PUT_CLOCK_WAIT_SQL, [wait.clockId, wait.workflowId, wait.dueAt]);
+  const { text, values } = clockWaitStatement(wait);
+  const [clock] = await sql<TestClockRow>(db, text, [...values]);
   return clock;
 }
 
 const DELETE_CLOCK_WAIT_SQL = `with deleted as (delete from clock_waits where workflow_id = $1 returning clock_id)
   select c.* from deleted join test_clocks c on c.id = deleted.clock_id`;
+
+/** The statement of deleteClockWait. */
+export function clockWaitDeletion(workflowId: string): Statement {
+  return { text: DELETE_CLOCK_WAIT_SQL, values: [workflowId] };
+}
 
 /** Deletes the workflow's wait, if it had one; the clock it waited on. */
 export async function deleteClockWait(db: Db, workflowId: string): Promise<TestClockRow | undefined> {

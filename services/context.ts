@@ -9,6 +9,7 @@ import type { Clock } from '../domain/clock';
 import type { AccountRecord } from '../db/accounts';
 import type { OrchestrationPort } from '../orchestration';
 import type { Processors } from '../processor';
+import type { Statement } from '../db/sql';
 
 export interface ServiceContext {
   /** A transaction for writes of several statements; the pool for reads and one-statement writes. */
@@ -25,11 +26,12 @@ export interface ServiceContext {
 export interface TransactionContext extends ServiceContext {
   db: Knex.Transaction;
   /**
-   * The service may send its last write with the COMMIT (db/sql.ts commitWith), so a lock the
-   * write takes is never held across a round trip: true where nothing follows the service in the
-   * transaction (inTransaction), not in the API's chain, which records the Idempotency-Key's answer last.
+   * Queues a write to go with the COMMIT, in one simple query (db/sql.ts commitWith), so a lock it
+   * takes is never held across a round trip: for writes nothing after them in the transaction
+   * reads. Given where nothing follows the service in the transaction (inTransaction), not in the
+   * API's chain, which records the Idempotency-Key's answer last.
    */
-  lastWriteCommits?: boolean;
+  atCommit?: (statement: Statement) => void;
 }
 
 /** The merchant account a service acts for, and the mode (test or live) it acts in. */

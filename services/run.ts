@@ -3,6 +3,7 @@
 // api/platform/execute.ts, with the Idempotency-Key in the transaction).
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
+import { commitWith, type Statement } from '../db/sql';
 import type { ServiceContext, ServiceDeps, TransactionContext } from './context';
 
 export type Effect = () => Promise<void>;
@@ -35,10 +36,15 @@ export function serviceContext<Db extends Knex | Knex.Transaction>(deps: Service
 }
 
 /** The service's work in one transaction; its effects run once that has committed. */
-export async function inTransaction<T>(deps: ServiceDeps, work: (ctx: TransactionContext) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(deps: ServiceDeps, work: (ctx: TransactionContext & Required<Pick<TransactionContext, 'atCommit'>>) => Promise<T>): Promise<T> {
   const effects: Effect[] = [];
-  // Assigned, not spread: the context's port is a getter, read only when used.
-  const result = await deps.db.transaction((trx) => work(Object.assign(serviceContext(deps, trx, effects), { lastWriteCommits: true })));
+  const result = await deps.db.transaction(async (trx) => {
+    const last: Statement[] = [];
+    // Assigned, not spread: the context's port is a getter, read only when used.
+    const done = await work(Object.assign(serviceContext(deps, trx, effects), { atCommit: (statement: Statement) => void last.push(statement) }));
+    if (last.length > 0) await commitWith(trx, last);
+    return done;
+  });
   await runEffects(effects, deps.log);
   return result;
 }

@@ -23,9 +23,10 @@ export interface BillingTime {
   now(): number;
   /**
    * Returns once the customer's time has reached `dueAt` (ms since the epoch): true; or false as
-   * soon as `interrupted()` is true first.
+   * soon as `interrupted()` is true first. `written`: on a clock, the clock's time when an
+   * activity wrote this wait already (services/subscriptions/step.ts), so it is not written again.
    */
-  until(dueAt: number, interrupted?: () => boolean): Promise<boolean>;
+  until(dueAt: number, interrupted?: () => boolean, written?: number): Promise<boolean>;
   /** The workflow waits for nothing more on its clock (call before it ends). */
   leave(): Promise<void>;
 }
@@ -54,10 +55,10 @@ export function billingTime(clockId: string | null): BillingTime {
   const workflowId = workflowInfo().workflowId;
   return {
     now: () => clockNow,
-    async until(dueAt, interrupted = () => false) {
+    async until(dueAt, interrupted = () => false, written) {
       // The wait is written with the clock's row locked, so the clock's time read with it is the
       // one any later advance starts from: no signal can be missed between the two.
-      clockNow = Math.max(clockNow, await waitOnClock({ clockId, workflowId, dueAt }));
+      clockNow = Math.max(clockNow, written ?? (await waitOnClock({ clockId, workflowId, dueAt })));
       await condition(() => clockNow >= dueAt || interrupted());
       return clockNow >= dueAt;
     },

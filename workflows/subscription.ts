@@ -9,15 +9,18 @@
 // for every one not ended.
 import { condition, continueAsNew, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { SubscriptionActivities } from '../activities/subscriptions';
-import type { SubscriptionNext } from '../domain/subscription-rules';
+import type { SubscriptionDue, SubscriptionNext } from '../domain/subscription-rules';
 import { billingTime } from './billing-time';
 
 export interface SubscriptionLifeInput {
   subscriptionId: string;
   /** The customer's test clock, or null (wall time). */
   clockId: string | null;
-  /** The next step as the row said when this run began. */
-  next: SubscriptionNext;
+  /**
+   * The next step as the row said when this run began; on a clock, with the clock's time if the
+   * wait for it is written already (continued as new after a step).
+   */
+  next: SubscriptionNext & { clockNow?: number };
 }
 
 /** The subscription was changed: its next step may have moved. */
@@ -40,16 +43,23 @@ export async function subscriptionLife(input: SubscriptionLifeInput): Promise<vo
   let next = input.next;
   for (let steps = 0; ; steps++) {
     const seen = changes;
-    if (next.kind === 'ended') return time.leave();
-    let due = null;
+    // On a clock, a step answers the clock's time with its wait for the next step written (or, with
+    // none to wait for, removed) in its transaction.
+    const written = next.clockNow;
+    if (next.kind === 'ended') return written === undefined ? time.leave() : undefined;
+    let due: SubscriptionDue | null = null;
     if (next.kind === 'idle') {
-      await time.leave();
+      if (written === undefined) await time.leave();
       await condition(() => changes !== seen);
-    } else if (await time.until(next.at, () => changes !== seen)) {
-      due = next;
+    } else if (await time.until(next.at, () => changes !== seen, written)) {
+      due = { kind: next.kind, at: next.at };
     }
     next = await stepSubscription(input.subscriptionId, due);
     const newPeriod = due !== null && (due.kind === 'renew' || due.kind === 'trial_end');
-    if ((newPeriod || steps >= STEPS_PER_RUN) && next.kind !== 'ended') return continueAsNew<typeof subscriptionLife>({ ...input, next });
+    if ((newPeriod || steps >= STEPS_PER_RUN) && next.kind !== 'ended') {
+      // The clock's time as this run knows it: an advance may have told it more than the step did.
+      const known = next.clockNow === undefined ? next : { ...next, clockNow: Math.max(next.clockNow, time.now()) };
+      return continueAsNew<typeof subscriptionLife>({ ...input, next: known });
+    }
   }
 }

@@ -7,7 +7,7 @@ import { customerTime } from '../../db/customers';
 import { eventRow, recordEvent, type NewEvent } from '../../db/events';
 import { putClockWait } from '../../db/test-clocks';
 import { invoiceCollectionStart } from '../../orchestration/starts';
-import { lockInvoice, NUMBER_MARK, updateInvoice, writeNumberedInvoice, type InvoiceRow } from '../../db/invoices';
+import { lockInvoice, NUMBER_MARK, numberedInvoiceStatement, updateInvoice, writeNumberedInvoice, type InvoiceRow } from '../../db/invoices';
 import { ApiError } from '../../domain/errors';
 import { actionAllowed, invoicePagePath, type InvoiceAction } from '../../domain/invoices';
 import { invoiceView } from '../../views/invoice';
@@ -47,7 +47,7 @@ export async function transitionInvoice(ctx: TransactionContext, invoiceId: stri
  * behind invoice.finalized. The number is taken last, in the statement that writes the invoice and
  * its events: its counter stays locked to the transaction's end. When the caller writes nothing
  * after (`last`) and the runner allows it, that statement goes with the COMMIT (an invoice charged to
- * the card; one sent or paid at once has more to write).
+ * the card; one sent or paid at once has more to write), and the invoice answered has no number yet.
  */
 export async function finalizeInvoice(ctx: TransactionContext, draft: InvoiceRow, options: { fresh?: boolean; after?: readonly NewEvent[]; last?: boolean }): Promise<InvoiceRow> {
   const { fresh = false, after = [] } = options;
@@ -69,8 +69,14 @@ export async function finalizeInvoice(ctx: TransactionContext, draft: InvoiceRow
     { ...scope, type: 'invoice.finalized' as const, data: invoiceView({ ...opened, number: NUMBER_MARK }), now },
     ...after,
   ].map(eventRow);
-  const lastWrite = options.last === true && ctx.lastWriteCommits === true && owes && opened.collection_method === 'charge_automatically';
-  const numbered = await writeNumberedInvoice(ctx.db, fresh ? { insert: opened } : { draft, changes }, events, lastWrite);
+  const statement = numberedInvoiceStatement(fresh ? { insert: opened } : { draft, changes }, events);
+  // Charged to the card with nothing after it: its number is taken with the COMMIT, where the
+  // transaction's runner allows it, and not known here.
+  if (options.last === true && ctx.atCommit !== undefined && owes && opened.collection_method === 'charge_automatically') {
+    ctx.atCommit(statement);
+    return opened;
+  }
+  const numbered = await writeNumberedInvoice(ctx.db, statement);
   if (!owes) return recordInvoicePaid(ctx, numbered, now);
   if (numbered.collection_method === 'send_invoice') await sendInvoice(ctx, numbered, now);
   return numbered;

@@ -3,7 +3,10 @@
 // retried activity, finds it moved on and takes nothing), and the next step is answered from the
 // row (domain/subscription-rules.ts nextSubscriptionStep). The time is the step's instant in the
 // customer's time.
-import { lockSubscription, type SubscriptionRow } from '../../db/subscriptions';
+import { lockSubscriptionOnClock, type SubscriptionRow } from '../../db/subscriptions';
+import { clockWaitDeletion, clockWaitStatement } from '../../db/test-clocks';
+import { subscriptionStart } from '../../orchestration/starts';
+import { nudgeAdvance } from '../test-clocks/step';
 import { nextSubscriptionStep, sameStep, type SubscriptionDue, type SubscriptionNext } from '../../domain/subscription-rules';
 import type { ServiceDeps, TransactionContext } from '../context';
 import { inTransaction } from '../run';
@@ -22,11 +25,27 @@ const STEPS: Record<SubscriptionDue['kind'], (ctx: TransactionContext, subscript
   renew: renewSubscription,
 };
 
+/**
+ * The step after, and on a test clock the clock's time (ms) when the workflow's wait for it was
+ * written, or removed when there is nothing to wait for, in the step's transaction: the workflow
+ * then asks the clock nothing more before it waits (workflows/billing-time.ts `until`).
+ */
+export type SteppedSubscription = SubscriptionNext & { clockNow?: number };
+
 /** Takes `due` (null: nothing, only ask) if it is still due; the step after it. */
-export function stepSubscription(deps: ServiceDeps, subscriptionId: string, due: SubscriptionDue | null): Promise<SubscriptionNext> {
+export async function stepSubscription(deps: ServiceDeps, subscriptionId: string, due: SubscriptionDue | null): Promise<SteppedSubscription> {
   return inTransaction(deps, async (ctx) => {
-    let subscription = await lockSubscription(ctx.db, subscriptionId);
+    const locked = await lockSubscriptionOnClock(ctx.db, subscriptionId);
+    let { subscription } = locked;
     if (due !== null && sameStep(nextSubscriptionStep(subscription), due)) subscription = await STEPS[due.kind](ctx, subscription, new Date(due.at));
-    return nextSubscriptionStep(subscription);
+    const next = nextSubscriptionStep(subscription);
+    const { clock } = locked;
+    if (clock === null) return next;
+    // The clock's row is shared since the subscription was read: it has not moved, and the wait
+    // goes with the COMMIT, after the step's own writes.
+    const { workflowId } = subscriptionStart(subscription);
+    ctx.atCommit('at' in next ? clockWaitStatement({ workflowId, clockId: clock.id, dueAt: new Date(next.at) }) : clockWaitDeletion(workflowId));
+    ctx.afterCommit(() => nudgeAdvance(deps, clock));
+    return { ...next, clockNow: clock.frozen_time.getTime() };
   });
 }

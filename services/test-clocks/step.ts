@@ -49,7 +49,7 @@ export async function wakeClockWaiters(deps: ServiceDeps, workflowIds: string[],
 }
 
 /** The clock's advance, if one runs, looks again at the waits. */
-async function nudgeAdvance(deps: ServiceDeps, clock: TestClockRow | undefined): Promise<void> {
+export async function nudgeAdvance(deps: ServiceDeps, clock: Pick<TestClockRow, 'id' | 'advancing_to'> | undefined): Promise<void> {
   if (clock?.advancing_to == null) return;
   await deps.workflows.signal(testClockAdvanceWorkflowId({ id: clock.id, advancing_to: clock.advancing_to }), clockWaitMovedSignal).catch((err: unknown) => {
     if (!workflowGone(err)) throw err;

@@ -1,6 +1,6 @@
-// A transaction's last write sent with its COMMIT (db/sql.ts commitWith): committed with everything
-// before it, its values written in as literals (arrays and quotes included), and a write after it
-// refused rather than landing outside the transaction it followed.
+// A transaction's last writes sent with its COMMIT (db/sql.ts commitWith): committed with everything
+// before them, their values written in as literals (arrays, quotes and a `$1` in a value included),
+// and a write after them refused rather than landing outside the transaction they ended.
 import assert from 'node:assert/strict';
 import type { Knex } from 'knex';
 import { connect } from '../../db/connection';
@@ -24,26 +24,29 @@ describe('the last write sent with the COMMIT', () => {
   it('commits the transaction with it and answers its rows; a write after it fails, the transaction kept', async () => {
     const written = await knex.transaction(async (trx) => {
       await trx('notes').insert({ id: 1, body: 'before', tags: [] });
-      return commitWith(trx, 'insert into notes values ($1, $2, $3::text[]) returning *', [2, "it's the last", ['a', "b'c"]]);
+      return commitWith(trx, [
+        { text: 'insert into notes values ($1, $2, $3::text[]) returning *', values: [2, "it's the last, $1 and all", ['a', "b'c"]] },
+        { text: 'insert into notes values ($1, $2, $3::text[]) returning id', values: [3, 'and this', []] },
+      ]);
     });
-    assert.deepEqual(written, [{ id: 2, body: "it's the last", tags: ['a', "b'c"] }]);
-    assert.deepEqual((await knex('notes').orderBy('id')).map((n: { id: number }) => n.id), [1, 2]);
+    assert.deepEqual(written, [[{ id: 2, body: "it's the last, $1 and all", tags: ['a', "b'c"] }], [{ id: 3 }]]);
+    assert.deepEqual((await knex('notes').orderBy('id')).map((n: { id: number }) => n.id), [1, 2, 3]);
 
     await assert.rejects(
       knex.transaction(async (trx) => {
-        await commitWith(trx, 'insert into notes values ($1, $2, $3::text[])', [3, 'last', []]);
-        await trx('notes').insert({ id: 4, body: 'after the last', tags: [] });
+        await commitWith(trx, [{ text: 'insert into notes values ($1, $2, $3::text[])', values: [4, 'last', []] }]);
+        await trx('notes').insert({ id: 5, body: 'after the last', tags: [] });
       }),
       /read-only transaction/,
     );
-    assert.deepEqual((await knex('notes').orderBy('id')).map((n: { id: number }) => n.id), [1, 2, 3]);
+    assert.deepEqual((await knex('notes').orderBy('id')).map((n: { id: number }) => n.id), [1, 2, 3, 4]);
   });
 
   it('a failing last write rolls back the whole transaction', async () => {
     await assert.rejects(
       knex.transaction(async (trx) => {
         await trx('notes').insert({ id: 10, body: 'before', tags: [] });
-        await commitWith(trx, 'insert into notes values ($1, $2, $3::text[])', [1, 'a duplicate id', []]);
+        await commitWith(trx, [{ text: 'insert into notes values ($1, $2, $3::text[])', values: [1, 'a duplicate id', []] }]);
       }),
       /duplicate key/,
     );
