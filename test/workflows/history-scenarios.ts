@@ -19,7 +19,7 @@ import type { AttemptResult } from '../../activities/checkouts';
 import type { ChargeResult } from '../../activities/cards';
 import type { ClockStep } from '../../activities/test-clocks';
 import type { CollectionStep } from '../../activities/invoices';
-import type { SubscriptionNext } from '../../domain/subscription-rules';
+import type { SteppedSubscription } from '../../services/subscriptions/step';
 
 /** The workflow types of workflows/index.ts (its exported functions). */
 export type WorkflowType = { [K in keyof typeof workflows]: (typeof workflows)[K] extends (...args: never[]) => unknown ? K : never }[keyof typeof workflows];
@@ -48,7 +48,7 @@ export interface Script {
   /** testClockAdvance: stepTestClock's answers. */
   clock?: ClockStep[];
   /** subscriptionLife: stepSubscription's answers (the next step). */
-  step?: SubscriptionNext[];
+  step?: SteppedSubscription[];
   /** invoiceCollection: chargeInvoice's answers. */
   collect?: CollectionStep[];
   /** invoiceCollection: noticeInvoice's answers (whether the invoice is still open). */
@@ -529,6 +529,26 @@ export const HISTORY_SCENARIOS: readonly HistoryScenario[] = [
       await clockAdvanced(driver, CLOCK_START + PERIOD_MS - UPCOMING_NOTICE_DAYS * DAY_MS);
       await clockAdvanced(driver, CLOCK_START + PERIOD_MS);
       // The continued run has written its wait: nothing is in flight when the recorder takes the first run's history.
+      await driver.idle();
+    },
+    result: CONTINUED_AS_NEW,
+  },
+  {
+    workflowType: 'subscriptionLife',
+    name: 'on-clock-steps-write-their-waits',
+    what: 'on a test clock: writes its first wait (waitOnClock), for invoice_upcoming; signalled there, sends it, and stepSubscription answers renew with the clock\'s time, its wait written in the step: no waitOnClock; signalled at the period\'s end, renews (the next invoice_upcoming, its wait written too) and continues as new with the clock\'s time, whose run writes no wait of its own',
+    objectId: 'sub_rec_waits_written',
+    script: {
+      step: [
+        { kind: 'renew', at: CLOCK_START + PERIOD_MS, clockNow: CLOCK_START + PERIOD_MS - UPCOMING_NOTICE_DAYS * DAY_MS },
+        { kind: 'invoice_upcoming', at: CLOCK_START + 2 * PERIOD_MS - UPCOMING_NOTICE_DAYS * DAY_MS, clockNow: CLOCK_START + PERIOD_MS },
+      ],
+      clockTime: [CLOCK_START],
+    },
+    async drive(driver, id) {
+      await driver.start(subscriptionStart({ ...subscriptionRow(id, CLOCK_START), test_clock_id: 'clock_rec_subscription' }));
+      await clockAdvanced(driver, CLOCK_START + PERIOD_MS - UPCOMING_NOTICE_DAYS * DAY_MS);
+      await clockAdvanced(driver, CLOCK_START + PERIOD_MS);
       await driver.idle();
     },
     result: CONTINUED_AS_NEW,
