@@ -6,7 +6,7 @@ import { newId } from '../crypto/ids';
 import type { Mode } from '../domain/api-keys';
 import type { PublicEventType } from '../domain/event-types';
 import { emailValues, insertEmailSql, type NewEmailRow } from './emails';
-import { sql } from './sql';
+import { sql, type Statement } from './sql';
 
 /** The Postgres NOTIFY channel that tells dispatchers the outbox has new events. */
 export const EVENTS_CHANNEL = 'kasi_events';
@@ -69,6 +69,15 @@ export async function recordEvents(trx: Knex.Transaction, inputs: readonly NewEv
   const rows = inputs.map(eventRow);
   await sql(trx, RECORD_EVENTS_SQL, eventArrays(rows));
   return rows;
+}
+
+/**
+ * Records the events in `trx` as recordEvents does, or with its COMMIT when `atCommit` is given
+ * (services/context.ts: where the transaction's runner sends its last writes with it).
+ */
+export async function recordEventsLast(trx: Knex.Transaction, inputs: readonly NewEvent[], atCommit: ((statement: Statement) => void) | undefined): Promise<void> {
+  if (atCommit === undefined) await recordEvents(trx, inputs);
+  else atCommit({ text: RECORD_EVENTS_SQL, values: eventArrays(inputs.map(eventRow)) });
 }
 
 /** Records the event in `trx`, the transaction of the change it describes: one round trip. */

@@ -5,7 +5,7 @@
 // open one). The time is the customer's (a test clock's, if it lives on one).
 import { customerTime } from '../../db/customers';
 import { eventRow, recordEvent, type NewEvent } from '../../db/events';
-import { putClockWait } from '../../db/test-clocks';
+import { clockWaitStatement, putClockWait } from '../../db/test-clocks';
 import { invoiceCollectionStart } from '../../orchestration/starts';
 import { lockInvoice, NUMBER_MARK, numberedInvoiceStatement, updateInvoice, writeNumberedInvoice, type InvoiceRow } from '../../db/invoices';
 import { ApiError } from '../../domain/errors';
@@ -88,7 +88,12 @@ export async function finalizeInvoice(ctx: TransactionContext, draft: InvoiceRow
  */
 async function startCollection(ctx: TransactionContext, invoice: InvoiceRow, clockId: string | null): Promise<void> {
   const start = invoiceCollectionStart(invoice, clockId);
-  if (clockId !== null) await putClockWait(ctx.db, { workflowId: start.workflowId, clockId, dueAt: invoice.finalized_at! });
+  if (clockId !== null) {
+    const wait = { workflowId: start.workflowId, clockId, dueAt: invoice.finalized_at! };
+    // Nothing after it in the transaction reads it: with the COMMIT where the runner allows.
+    if (ctx.atCommit === undefined) await putClockWait(ctx.db, wait);
+    else ctx.atCommit(clockWaitStatement(wait));
+  }
   ctx.afterCommit(async () => {
     await ctx.workflows.start(start);
   });

@@ -5,7 +5,7 @@
 // paid period's, from the trial's end. 404 for a subscription that will not renew: ended, paused,
 // or to be canceled at or before its period's end. invoice.upcoming carries it three days before
 // each renewal.
-import { recordEvent } from '../../db/events';
+import { recordEventsLast } from '../../db/events';
 import { itemsOf, updateSubscription, type SubscriptionRow } from '../../db/subscriptions';
 import type { InvoiceRow } from '../../db/invoices';
 import { ApiError } from '../../domain/errors';
@@ -94,6 +94,6 @@ export async function previewInvoice(ctx: Pick<ServiceContext, 'db' | 'clock'>, 
  */
 export async function announceUpcomingInvoice(ctx: TransactionContext, subscription: SubscriptionRow, at: Date): Promise<SubscriptionRow> {
   const noticed = await updateSubscription(ctx.db, subscription.id, { upcoming_notice_for: subscription.current_period_end });
-  await recordEvent(ctx.db, { accountId: noticed.account_id, mode: noticed.mode, type: 'invoice.upcoming', data: invoiceView(await upcomingInvoice(ctx, noticed)), now: at });
+  await recordEventsLast(ctx.db, [{ accountId: noticed.account_id, mode: noticed.mode, type: 'invoice.upcoming', data: invoiceView(await upcomingInvoice(ctx, noticed)), now: at }], ctx.atCommit);
   return noticed;
 }
