@@ -73,21 +73,23 @@ export async function lockSubscription(db: Db, id: string): Promise<Subscription
   return row!;
 }
 
-const LOCK_WITH_CLOCK_SQL = `select s.*, (select row_to_json(t) from test_clocks t where t.id = s.test_clock_id for share) as clock
-  from subscriptions s where s.id = $1 for update`;
+const LOCK_WITH_CLOCKS_SQL = `select s.*, (select row_to_json(t) from test_clocks t where t.id = s.test_clock_id for share) as clock
+  from subscriptions s where s.id = any($1::text[]) order by s.id for update of s`;
+
+export type LockedClock = Pick<TestClockRow, 'id' | 'frozen_time' | 'advancing_to'>;
 
 /**
- * The subscription locked for `db`'s transaction, with its test clock's row shared to the
- * transaction's end (the clock cannot move meanwhile: db/test-clocks.ts), or null on wall time.
+ * The subscriptions locked for `db`'s transaction, in the order of their ids (so transactions
+ * locking several never wait on each other in a circle), each with its test clock's row shared to
+ * the transaction's end (the clock cannot move meanwhile: db/test-clocks.ts), or null on wall time.
  */
-export async function lockSubscriptionOnClock(db: Db, id: string): Promise<{ subscription: SubscriptionRow; clock: Pick<TestClockRow, 'id' | 'frozen_time' | 'advancing_to'> | null }> {
+export async function lockSubscriptionsOnClocks(db: Db, ids: readonly string[]): Promise<{ subscription: SubscriptionRow; clock: LockedClock | null }[]> {
   type Json = { id: string; frozen_time: string; advancing_to: string | null };
-  const [row] = await sql<SubscriptionRow & { clock: Json | null }>(db, LOCK_WITH_CLOCK_SQL, [id]);
-  const { clock, ...subscription } = row!;
-  return {
+  const rows = await sql<SubscriptionRow & { clock: Json | null }>(db, LOCK_WITH_CLOCKS_SQL, [ids]);
+  return rows.map(({ clock, ...subscription }) => ({
     subscription,
     clock: clock === null ? null : { id: clock.id, frozen_time: new Date(clock.frozen_time), advancing_to: clock.advancing_to === null ? null : new Date(clock.advancing_to) },
-  };
+  }));
 }
 
 /** The items of the subscriptions, each with its price and product: one query. */

@@ -2,8 +2,9 @@
 // step the workflow waited for is taken if the row still says it is due (a change since, or a
 // retried activity, finds it moved on and takes nothing), and the next step is answered from the
 // row (domain/subscription-rules.ts nextSubscriptionStep). The time is the step's instant in the
-// customer's time.
-import { lockSubscriptionOnClock, type SubscriptionRow } from '../../db/subscriptions';
+// customer's time. Steps asked for at once (the subscriptions due at one instant) are taken in one
+// transaction.
+import { lockSubscriptionsOnClocks, type LockedClock, type SubscriptionRow } from '../../db/subscriptions';
 import { clockWaitDeletion, clockWaitStatement } from '../../db/test-clocks';
 import { subscriptionStart } from '../../orchestration/starts';
 import { nudgeAdvance } from '../test-clocks/step';
@@ -32,20 +33,43 @@ const STEPS: Record<SubscriptionDue['kind'], (ctx: TransactionContext, subscript
  */
 export type SteppedSubscription = SubscriptionNext & { clockNow?: number };
 
-/** Takes `due` (null: nothing, only ask) if it is still due; the step after it. */
-export async function stepSubscription(deps: ServiceDeps, subscriptionId: string, due: SubscriptionDue | null): Promise<SteppedSubscription> {
+/** A step asked for by a subscription's workflow: `due` (null: nothing, only ask). */
+export interface StepRequest {
+  subscriptionId: string;
+  due: SubscriptionDue | null;
+}
+
+/**
+ * Takes each request's step if it is still due, all in one transaction (the subscriptions due at
+ * one instant, as their workflows ask at once: activities/subscriptions.ts); the step after each,
+ * in the order asked.
+ */
+export function stepSubscriptions(deps: ServiceDeps, requests: readonly StepRequest[]): Promise<SteppedSubscription[]> {
   return inTransaction(deps, async (ctx) => {
-    const locked = await lockSubscriptionOnClock(ctx.db, subscriptionId);
-    let { subscription } = locked;
-    if (due !== null && sameStep(nextSubscriptionStep(subscription), due)) subscription = await STEPS[due.kind](ctx, subscription, new Date(due.at));
-    const next = nextSubscriptionStep(subscription);
-    const { clock } = locked;
-    if (clock === null) return next;
-    // The clock's row is shared since the subscription was read: it has not moved, and the wait
-    // goes with the COMMIT, after the step's own writes.
-    const { workflowId } = subscriptionStart(subscription);
-    ctx.atCommit('at' in next ? clockWaitStatement({ workflowId, clockId: clock.id, dueAt: new Date(next.at) }) : clockWaitDeletion(workflowId));
-    ctx.afterCommit(() => nudgeAdvance(deps, clock));
-    return { ...next, clockNow: clock.frozen_time.getTime() };
+    const locked = new Map((await lockSubscriptionsOnClocks(ctx.db, requests.map((r) => r.subscriptionId))).map((l) => [l.subscription.id, l]));
+    const clocks = new Map<string, LockedClock>();
+    const stepped: SteppedSubscription[] = [];
+    for (const { subscriptionId, due } of requests) {
+      const row = locked.get(subscriptionId);
+      if (row === undefined) throw new Error(`subscription ${subscriptionId} not found`);
+      let { subscription } = row;
+      if (due !== null && sameStep(nextSubscriptionStep(subscription), due)) subscription = await STEPS[due.kind](ctx, subscription, new Date(due.at));
+      // A second request for the subscription in the batch (a retried activity) finds it as the first left it.
+      locked.set(subscriptionId, { ...row, subscription });
+      const next = nextSubscriptionStep(subscription);
+      const { clock } = row;
+      if (clock === null) {
+        stepped.push(next);
+        continue;
+      }
+      // The clock's row is shared since the subscription was read: it has not moved, and the wait
+      // goes with the COMMIT, after the steps' own writes.
+      const { workflowId } = subscriptionStart(subscription);
+      ctx.atCommit('at' in next ? clockWaitStatement({ workflowId, clockId: clock.id, dueAt: new Date(next.at) }) : clockWaitDeletion(workflowId));
+      clocks.set(clock.id, clock);
+      stepped.push({ ...next, clockNow: clock.frozen_time.getTime() });
+    }
+    for (const clock of clocks.values()) ctx.afterCommit(() => nudgeAdvance(deps, clock));
+    return stepped;
   });
 }
