@@ -64,11 +64,18 @@ export async function customerClockId(db: Knex | Knex.Transaction, customerId: s
   return ((await db('customers').where({ id: customerId }).first('test_clock_id')) as Pick<CustomerRow, 'test_clock_id'>).test_clock_id;
 }
 
-const CUSTOMER_TIME_SQL = `select c.locale, c.test_clock_id, t.frozen_time
-  from customers c left join test_clocks t on t.id = c.test_clock_id where c.id = $1`;
+const CUSTOMER_TIMES_SQL = `select c.id, c.locale, c.test_clock_id, t.frozen_time
+  from customers c left join test_clocks t on t.id = c.test_clock_id where c.id = any($1::text[])`;
 
-/** The customer's language and test clock, with the clock's time (null on wall time): one statement. */
-export async function customerTime(db: Knex | Knex.Transaction, customerId: string): Promise<Pick<CustomerRow, 'locale' | 'test_clock_id'> & { frozen_time: Date | null }> {
-  const [row] = await sql<Pick<CustomerRow, 'locale' | 'test_clock_id'> & { frozen_time: Date | null }>(db, CUSTOMER_TIME_SQL, [customerId]);
-  return row!;
+/** A customer's language and test clock, with the clock's time (null on wall time). */
+export type CustomerTime = Pick<CustomerRow, 'locale' | 'test_clock_id'> & { frozen_time: Date | null };
+
+/** The customers' times (customerTime), by id: one statement. */
+export async function customerTimes(db: Knex | Knex.Transaction, customerIds: readonly string[]): Promise<Map<string, CustomerTime>> {
+  const rows = await sql<CustomerTime & { id: string }>(db, CUSTOMER_TIMES_SQL, [customerIds]);
+  return new Map(rows.map(({ id, ...time }) => [id, time]));
+}
+
+export async function customerTime(db: Knex | Knex.Transaction, customerId: string): Promise<CustomerTime> {
+  return (await customerTimes(db, [customerId])).get(customerId)!;
 }

@@ -3,7 +3,7 @@
 // nothing is paid at once, as Stripe does; one owing something gets its hosted page and its
 // collection workflow, and one sent to the customer is emailed), void (a draft or open one), mark uncollectible (an
 // open one). The time is the customer's (a test clock's, if it lives on one).
-import { customerTime } from '../../db/customers';
+import { customerTime, type CustomerTime } from '../../db/customers';
 import { eventRow, recordEvent, type NewEvent } from '../../db/events';
 import { clockWaitStatement, putClockWait } from '../../db/test-clocks';
 import { invoiceCollectionStart } from '../../orchestration/starts';
@@ -48,10 +48,15 @@ export async function transitionInvoice(ctx: TransactionContext, invoiceId: stri
  * its events: its counter stays locked to the transaction's end. When the caller writes nothing
  * after (`last`) and the runner allows it, that statement goes with the COMMIT (an invoice charged to
  * the card; one sent or paid at once has more to write), and the invoice answered has no number yet.
+ * `customer`: the customer's time, when the caller has read it.
  */
-export async function finalizeInvoice(ctx: TransactionContext, draft: InvoiceRow, options: { fresh?: boolean; after?: readonly NewEvent[]; last?: boolean }): Promise<InvoiceRow> {
+export async function finalizeInvoice(
+  ctx: TransactionContext,
+  draft: InvoiceRow,
+  options: { fresh?: boolean; after?: readonly NewEvent[]; last?: boolean; customer?: CustomerTime },
+): Promise<InvoiceRow> {
   const { fresh = false, after = [] } = options;
-  const customer = await customerTime(ctx.db, draft.customer_id);
+  const customer = options.customer ?? (await customerTime(ctx.db, draft.customer_id));
   const now = customer.frozen_time ?? ctx.clock.now();
   const changes = {
     status: 'open' as const,

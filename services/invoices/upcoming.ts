@@ -6,7 +6,8 @@
 // or to be canceled at or before its period's end. invoice.upcoming carries it three days before
 // each renewal.
 import { recordEventsLast } from '../../db/events';
-import { itemsOf, updateSubscription, type SubscriptionRow } from '../../db/subscriptions';
+import { itemsOf, updateSubscription, type PricedItem, type SubscriptionRow } from '../../db/subscriptions';
+import type { StepReads } from '../subscriptions/step';
 import type { InvoiceRow } from '../../db/invoices';
 import { ApiError } from '../../domain/errors';
 import { nextSubscriptionStep, subscriptionChangeRefusal } from '../../domain/subscription-rules';
@@ -25,19 +26,19 @@ export function willRenew(subscription: SubscriptionRow): boolean {
   return next.kind !== 'ended' && next.kind !== 'idle' && next.kind !== 'cancel' && !subscription.cancel_at_period_end;
 }
 
-export async function upcomingInvoice(ctx: Pick<ServiceContext, 'db'>, subscription: SubscriptionRow): Promise<InvoiceRow> {
+export async function upcomingInvoice(ctx: Pick<ServiceContext, 'db'>, subscription: SubscriptionRow, items?: PricedItem[]): Promise<InvoiceRow> {
   if (!willRenew(subscription)) {
     const next = nextSubscriptionStep(subscription);
     throw new ApiError('NOT_FOUND', `The subscription ${subscription.id} will not renew (${next.kind === 'idle' ? 'paused' : next.kind === 'ended' ? subscription.status : 'it is to be canceled'}): it has no upcoming invoice.`);
   }
-  return renewalInvoice(ctx, subscription);
+  return renewalInvoice(ctx, subscription, items);
 }
 
-/** The invoice the subscription's next period would make (from its trial's end, for a trialing one). */
-export async function renewalInvoice(ctx: Pick<ServiceContext, 'db'>, subscription: SubscriptionRow): Promise<InvoiceRow> {
+/** The invoice the subscription's next period would make (from its trial's end, for a trialing one); `items` when read already. */
+export async function renewalInvoice(ctx: Pick<ServiceContext, 'db'>, subscription: SubscriptionRow, known?: PricedItem[]): Promise<InvoiceRow> {
   const trialing = subscription.status === 'trialing' && subscription.trial_end !== null;
   const start = trialing ? subscription.trial_end! : subscription.current_period_end;
-  const items = await itemsOf(ctx.db, [subscription.id]);
+  const items = known ?? (await itemsOf(ctx.db, [subscription.id]));
   const period = nextPeriodOf(trialing ? { ...subscription, billing_cycle_anchor: start } : subscription, items, start);
   return draftRow({
     id: upcomingInvoiceId(subscription.id),
@@ -92,8 +93,8 @@ export async function previewInvoice(ctx: Pick<ServiceContext, 'db' | 'clock'>, 
  * invoice.upcoming, three days before a renewal (a step of the subscription's workflow): the
  * renewal's invoice as it will be made, once per period.
  */
-export async function announceUpcomingInvoice(ctx: TransactionContext, subscription: SubscriptionRow, at: Date): Promise<SubscriptionRow> {
+export async function announceUpcomingInvoice(ctx: TransactionContext, subscription: SubscriptionRow, at: Date, { items }: StepReads): Promise<SubscriptionRow> {
   const noticed = await updateSubscription(ctx.db, subscription.id, { upcoming_notice_for: subscription.current_period_end });
-  await recordEventsLast(ctx.db, [{ accountId: noticed.account_id, mode: noticed.mode, type: 'invoice.upcoming', data: invoiceView(await upcomingInvoice(ctx, noticed)), now: at }], ctx.atCommit);
+  await recordEventsLast(ctx.db, [{ accountId: noticed.account_id, mode: noticed.mode, type: 'invoice.upcoming', data: invoiceView(await upcomingInvoice(ctx, noticed, items)), now: at }], ctx.atCommit);
   return noticed;
 }

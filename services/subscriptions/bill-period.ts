@@ -4,6 +4,7 @@
 // renewal, when a trial ends and when a paused subscription resumes; the upcoming invoice's
 // preview is made by the same lines (services/invoices/upcoming.ts), so it equals the invoice.
 import { newId } from '../../crypto/ids';
+import type { CustomerTime } from '../../db/customers';
 import type { NewEvent } from '../../db/events';
 import type { InvoiceRow } from '../../db/invoices';
 import { termsOf } from '../../db/prices';
@@ -49,7 +50,7 @@ export async function billPeriod(
   reason: BillingReason,
   now: Date,
   collection: { method: CollectionMethod; daysUntilDue: number | null } = { method: subscription.collection_method, daysUntilDue: subscription.days_until_due },
-  written: { id?: string; after?: NewEvent[]; last?: boolean } = {},
+  written: { id?: string; after?: NewEvent[]; last?: boolean; customer?: CustomerTime } = {},
 ): Promise<InvoiceRow> {
   const draft = draftRow({
     id: written.id ?? newId('invoice', now.getTime()),
@@ -66,30 +67,29 @@ export async function billPeriod(
     memo: null,
     created_at: now,
   });
-  return finalizeInvoice(ctx, draft, { fresh: true, after: written.after, last: written.last });
+  return finalizeInvoice(ctx, draft, { fresh: true, after: written.after, last: written.last, customer: written.customer });
+}
+
+/** How a period starts: the row's `changes`, its invoice's collection (the subscription's by default), and the customer's time when read already. */
+export interface PeriodStart {
+  changes?: Partial<SubscriptionRow>;
+  collection?: { method: CollectionMethod; daysUntilDue: number | null };
+  /** The caller writes nothing after (services/invoices/transition.ts finalizeInvoice). */
+  last?: boolean;
+  customer?: CustomerTime;
 }
 
 /**
  * The subscription moves into `period` (a renewal, a trial's end, a resume): the row updated with
- * `changes`, and its invoice made and finalised with customer.subscription.updated behind its events;
- * `last` when the caller writes nothing after.
+ * `changes`, and its invoice made and finalised with customer.subscription.updated behind its events.
  */
-export async function startPeriod(
-  ctx: TransactionContext,
-  subscription: SubscriptionRow,
-  items: PricedItem[],
-  period: BilledPeriod,
-  now: Date,
-  changes: Partial<SubscriptionRow> = {},
-  collection?: { method: CollectionMethod; daysUntilDue: number | null },
-  last = false,
-): Promise<SubscriptionRow> {
+export async function startPeriod(ctx: TransactionContext, subscription: SubscriptionRow, items: PricedItem[], period: BilledPeriod, now: Date, start: PeriodStart = {}): Promise<SubscriptionRow> {
   // The subscription's new state first, so the invoice's payment (one owing nothing is paid at
   // once) moves it on from there; the invoice last, as its number is taken with it.
   const invoiceId = newId('invoice', now.getTime());
-  const moved = await updateSubscription(ctx.db, subscription.id, { ...changes, current_period_start: period.start, current_period_end: period.end, latest_invoice_id: invoiceId });
+  const moved = await updateSubscription(ctx.db, subscription.id, { ...start.changes, current_period_start: period.start, current_period_end: period.end, latest_invoice_id: invoiceId });
   const updated = { accountId: moved.account_id, mode: moved.mode, type: 'customer.subscription.updated' as const, data: subscriptionView(moved, items), now };
-  const invoice = await billPeriod(ctx, moved, subscriptionLines(items, period), period, 'subscription_cycle', now, collection, { id: invoiceId, after: [updated], last });
+  const invoice = await billPeriod(ctx, moved, subscriptionLines(items, period), period, 'subscription_cycle', now, start.collection, { id: invoiceId, after: [updated], last: start.last, customer: start.customer });
   // Paid at once, it may have moved the subscription on.
   return invoice.status === 'paid' ? lockSubscription(ctx.db, subscription.id) : moved;
 }

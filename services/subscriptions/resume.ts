@@ -18,7 +18,7 @@ async function restart(ctx: TransactionContext, subscription: SubscriptionRow, n
   if (subscription.collection_method === 'charge_automatically' && (await invoiceCard(ctx.db, { customer_id: subscription.customer_id, subscription_id: subscription.id })) === null) throw pausedWithoutCard(subscription.id);
   const items = await itemsOf(ctx.db, [subscription.id]);
   const restarted = { status: 'active' as const, billing_cycle_anchor: now, paused_at: null, card_missing_since: null };
-  const resumed = await startPeriod(ctx, subscription, items, nextPeriodOf({ ...subscription, ...restarted }, items, now), now, restarted);
+  const resumed = await startPeriod(ctx, subscription, items, nextPeriodOf({ ...subscription, ...restarted }, items, now), now, { changes: restarted });
   await recordEvent(ctx.db, { accountId: resumed.account_id, mode: resumed.mode, type: 'customer.subscription.resumed', data: subscriptionView(resumed, items), now });
   await rescheduleSubscription(ctx, resumed);
   return resumed;

@@ -4,7 +4,8 @@
 // row (domain/subscription-rules.ts nextSubscriptionStep). The time is the step's instant in the
 // customer's time. Steps asked for at once (the subscriptions due at one instant) are taken in one
 // transaction.
-import { lockSubscriptionsOnClocks, type LockedClock, type SubscriptionRow } from '../../db/subscriptions';
+import { customerTimes, type CustomerTime } from '../../db/customers';
+import { itemsOf, lockSubscriptionsOnClocks, type LockedClock, type PricedItem, type SubscriptionRow } from '../../db/subscriptions';
 import { clockWaitDeletion, clockWaitStatement } from '../../db/test-clocks';
 import { subscriptionStart } from '../../orchestration/starts';
 import { nudgeAdvance } from '../test-clocks/step';
@@ -17,7 +18,13 @@ import { expireIncomplete } from './expire';
 import { renewSubscription } from './renew';
 import { endTrial, noticeTrialEnd } from './trial';
 
-const STEPS: Record<SubscriptionDue['kind'], (ctx: TransactionContext, subscription: SubscriptionRow, at: Date) => Promise<SubscriptionRow>> = {
+/** What the steps taken together read at once for each subscription: its items, and its customer's time. */
+export interface StepReads {
+  items: PricedItem[];
+  customer: CustomerTime;
+}
+
+const STEPS: Record<SubscriptionDue['kind'], (ctx: TransactionContext, subscription: SubscriptionRow, at: Date, reads: StepReads) => Promise<SubscriptionRow>> = {
   expire_incomplete: expireIncomplete,
   trial_will_end: noticeTrialEnd,
   trial_end: endTrial,
@@ -46,14 +53,21 @@ export interface StepRequest {
  */
 export function stepSubscriptions(deps: ServiceDeps, requests: readonly StepRequest[]): Promise<SteppedSubscription[]> {
   return inTransaction(deps, async (ctx) => {
-    const locked = new Map((await lockSubscriptionsOnClocks(ctx.db, requests.map((r) => r.subscriptionId))).map((l) => [l.subscription.id, l]));
+    const ids = requests.map((r) => r.subscriptionId);
+    const locked = new Map((await lockSubscriptionsOnClocks(ctx.db, ids)).map((l) => [l.subscription.id, l]));
+    const items = new Map<string, PricedItem[]>();
+    for (const item of await itemsOf(ctx.db, ids)) items.set(item.subscription_id, [...(items.get(item.subscription_id) ?? []), item]);
+    const customers = await customerTimes(ctx.db, [...locked.values()].map((l) => l.subscription.customer_id));
     const clocks = new Map<string, LockedClock>();
     const stepped: SteppedSubscription[] = [];
     for (const { subscriptionId, due } of requests) {
       const row = locked.get(subscriptionId);
       if (row === undefined) throw new Error(`subscription ${subscriptionId} not found`);
       let { subscription } = row;
-      if (due !== null && sameStep(nextSubscriptionStep(subscription), due)) subscription = await STEPS[due.kind](ctx, subscription, new Date(due.at));
+      if (due !== null && sameStep(nextSubscriptionStep(subscription), due)) {
+        const reads = { items: items.get(subscriptionId) ?? [], customer: customers.get(subscription.customer_id)! };
+        subscription = await STEPS[due.kind](ctx, subscription, new Date(due.at), reads);
+      }
       // A second request for the subscription in the batch (a retried activity) finds it as the first left it.
       locked.set(subscriptionId, { ...row, subscription });
       const next = nextSubscriptionStep(subscription);

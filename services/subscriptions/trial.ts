@@ -50,7 +50,7 @@ export async function endTrial(ctx: TransactionContext, subscription: Subscripti
   const period = nextPeriodOf({ ...subscription, ...ended }, items, at);
   const charged = subscription.collection_method === 'charge_automatically';
   const noCard = charged && (await invoiceCard(ctx.db, { customer_id: subscription.customer_id, subscription_id: subscription.id })) === null;
-  if (!noCard) return startPeriod(ctx, subscription, items, period, at, { ...ended, status: 'active' });
+  if (!noCard) return startPeriod(ctx, subscription, items, period, at, { changes: { ...ended, status: 'active' } });
   switch (subscription.trial_end_behavior) {
     case 'cancel':
       return endSubscription(ctx, await updateSubscription(ctx.db, subscription.id, { ...ended, card_missing_since: at }), at, 'trial_ended_without_card');
@@ -62,6 +62,9 @@ export async function endTrial(ctx: TransactionContext, subscription: Subscripti
       return paused;
     }
     case 'create_invoice':
-      return startPeriod(ctx, subscription, items, period, at, { ...ended, status: 'active', card_missing_since: at }, { method: 'send_invoice', daysUntilDue: subscription.days_until_due ?? DEFAULT_DAYS_UNTIL_DUE });
+      return startPeriod(ctx, subscription, items, period, at, {
+        changes: { ...ended, status: 'active', card_missing_since: at },
+        collection: { method: 'send_invoice', daysUntilDue: subscription.days_until_due ?? DEFAULT_DAYS_UNTIL_DUE },
+      });
   }
 }
