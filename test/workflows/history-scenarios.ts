@@ -136,6 +136,15 @@ async function clockAdvanced(driver: Driver, at: number): Promise<void> {
   await driver.signal('clockAdvanced', [at]);
 }
 
+/** A subscription on a clock signalled at its invoice_upcoming notice, then at its renewal. */
+async function noticeThenRenewOnClock(driver: Driver, id: string): Promise<void> {
+  await driver.start(subscriptionStart({ ...subscriptionRow(id, CLOCK_START), test_clock_id: 'clock_rec_subscription' }));
+  await clockAdvanced(driver, CLOCK_START + PERIOD_MS - UPCOMING_NOTICE_DAYS * DAY_MS);
+  await clockAdvanced(driver, CLOCK_START + PERIOD_MS);
+  // The continued run is at rest: nothing is in flight when the recorder takes the first run's history.
+  await driver.idle();
+}
+
 /** The `result` of a scenario whose workflow never ends (see HistoryScenario). */
 export const CONTINUED_AS_NEW = 'continued-as-new';
 
@@ -524,13 +533,7 @@ export const HISTORY_SCENARIOS: readonly HistoryScenario[] = [
       ],
       clockTime: [CLOCK_START, CLOCK_START + PERIOD_MS - UPCOMING_NOTICE_DAYS * DAY_MS, CLOCK_START + PERIOD_MS],
     },
-    async drive(driver, id) {
-      await driver.start(subscriptionStart({ ...subscriptionRow(id, CLOCK_START), test_clock_id: 'clock_rec_subscription' }));
-      await clockAdvanced(driver, CLOCK_START + PERIOD_MS - UPCOMING_NOTICE_DAYS * DAY_MS);
-      await clockAdvanced(driver, CLOCK_START + PERIOD_MS);
-      // The continued run has written its wait: nothing is in flight when the recorder takes the first run's history.
-      await driver.idle();
-    },
+    drive: noticeThenRenewOnClock,
     result: CONTINUED_AS_NEW,
   },
   {
@@ -545,12 +548,7 @@ export const HISTORY_SCENARIOS: readonly HistoryScenario[] = [
       ],
       clockTime: [CLOCK_START],
     },
-    async drive(driver, id) {
-      await driver.start(subscriptionStart({ ...subscriptionRow(id, CLOCK_START), test_clock_id: 'clock_rec_subscription' }));
-      await clockAdvanced(driver, CLOCK_START + PERIOD_MS - UPCOMING_NOTICE_DAYS * DAY_MS);
-      await clockAdvanced(driver, CLOCK_START + PERIOD_MS);
-      await driver.idle();
-    },
+    drive: noticeThenRenewOnClock,
     result: CONTINUED_AS_NEW,
   },
   {
