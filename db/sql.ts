@@ -42,6 +42,8 @@ function literal(value: unknown): string {
   }
   if (typeof value === 'boolean') return String(value);
   if (Array.isArray(value)) return `array[${value.map(literal).join(', ')}]`;
+  // JSON is the caller's to write as text: String() of an object would write "[object Object]".
+  if (typeof value === 'object' && !(value instanceof Date)) throw new Error('an object given as an SQL literal: write it as JSON text');
   return pg.escapeLiteral(value instanceof Date ? value.toISOString() : String(value));
 }
 

@@ -42,6 +42,17 @@ describe('the last write sent with the COMMIT', () => {
     assert.deepEqual((await knex('notes').orderBy('id')).map((n: { id: number }) => n.id), [1, 2, 3, 4]);
   });
 
+  it('refuses an object as a literal (JSON is written as text by its caller), the transaction rolled back', async () => {
+    await assert.rejects(
+      knex.transaction(async (trx) => {
+        await trx('notes').insert({ id: 20, body: 'before', tags: [] });
+        await commitWith(trx, [{ text: 'insert into notes values ($1, $2, $3::text[])', values: [21, { not: 'text' }, []] }]);
+      }),
+      /an object given as an SQL literal/,
+    );
+    assert.equal((await knex('notes').whereIn('id', [20, 21])).length, 0);
+  });
+
   it('a failing last write rolls back the whole transaction', async () => {
     await assert.rejects(
       knex.transaction(async (trx) => {
