@@ -41,8 +41,8 @@ export async function subscriptionLife(input: SubscriptionLifeInput): Promise<vo
     changes++;
   });
   let next = input.next;
+  let seen = changes;
   for (let steps = 0; ; steps++) {
-    const seen = changes;
     // On a clock, a step answers the clock's time with its wait for the next step written (or, with
     // none to wait for, removed) in its transaction.
     const written = next.clockNow;
@@ -54,9 +54,12 @@ export async function subscriptionLife(input: SubscriptionLifeInput): Promise<vo
     } else if (await time.until(next.at, () => changes !== seen, written)) {
       due = { kind: next.kind, at: next.at };
     }
+    // Counted before asking: a change committed after the step read the row is asked about again.
+    seen = changes;
     next = await stepSubscription(input.subscriptionId, due);
     const newPeriod = due !== null && (due.kind === 'renew' || due.kind === 'trial_end');
-    if ((newPeriod || steps >= STEPS_PER_RUN) && next.kind !== 'ended') {
+    // A change signalled meanwhile is asked about first: a new run would not know of it.
+    if ((newPeriod || steps >= STEPS_PER_RUN) && next.kind !== 'ended' && changes === seen) {
       // The clock's time as this run knows it: an advance may have told it more than the step did.
       const known = next.clockNow === undefined ? next : { ...next, clockNow: Math.max(next.clockNow, time.now()) };
       return continueAsNew<typeof subscriptionLife>({ ...input, next: known });
