@@ -71,13 +71,9 @@ export async function recordEvents(trx: Knex.Transaction, inputs: readonly NewEv
   return rows;
 }
 
-/**
- * Records the events in `trx` as recordEvents does, or with its COMMIT when `atCommit` is given
- * (services/context.ts: where the transaction's runner sends its last writes with it).
- */
-export async function recordEventsLast(trx: Knex.Transaction, inputs: readonly NewEvent[], atCommit: ((statement: Statement) => void) | undefined): Promise<void> {
-  if (atCommit === undefined) await recordEvents(trx, inputs);
-  else atCommit({ text: RECORD_EVENTS_SQL, values: eventArrays(inputs.map(eventRow)) });
+/** recordEvents' statement, for a write sent later (services/run.ts writeLast). */
+export function recordEventsStatement(inputs: readonly NewEvent[]): Statement {
+  return { text: RECORD_EVENTS_SQL, values: eventArrays(inputs.map(eventRow)) };
 }
 
 /** Records the event in `trx`, the transaction of the change it describes: one round trip. */

@@ -105,6 +105,13 @@ export async function itemsOf(db: Db, subscriptionIds: readonly string[]): Promi
   }));
 }
 
+/** The items of the subscriptions (itemsOf), by subscription. */
+export async function itemsBySubscription(db: Db, subscriptionIds: readonly string[]): Promise<Map<string, PricedItem[]>> {
+  const bySubscription = new Map<string, PricedItem[]>(subscriptionIds.map((id) => [id, []]));
+  for (const item of await itemsOf(db, subscriptionIds)) bySubscription.get(item.subscription_id)!.push(item);
+  return bySubscription;
+}
+
 export function subscriptionsQuery(db: Db, scope: { accountId: string; mode: Mode }, filters: { customerId?: string; status?: SubscriptionStatus }): Knex.QueryBuilder {
   const rows = db('subscriptions').where({ account_id: scope.accountId, mode: scope.mode });
   if (filters.customerId !== undefined) void rows.where({ customer_id: filters.customerId });

@@ -3,7 +3,7 @@
 // api/platform/execute.ts, with the Idempotency-Key in the transaction).
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import { commitWith, type Statement } from '../db/sql';
+import { commitWith, sql, type Statement } from '../db/sql';
 import type { ServiceContext, ServiceDeps, TransactionContext } from './context';
 
 export type Effect = () => Promise<void>;
@@ -56,4 +56,13 @@ export async function inTransaction<T>(deps: ServiceDeps, work: (ctx: Transactio
 export function transactional(ctx: ServiceContext): TransactionContext {
   if (!(ctx.db as Knex.Transaction).isTransaction) throw new Error('this service writes in a transaction: none was given');
   return ctx as TransactionContext;
+}
+
+/**
+ * Writes `statement` with the transaction's COMMIT where its runner allows it (inTransaction), else
+ * now: for a write nothing after it in the transaction reads.
+ */
+export async function writeLast(ctx: TransactionContext, statement: Statement): Promise<void> {
+  if (ctx.atCommit !== undefined) ctx.atCommit(statement);
+  else await sql(ctx.db, statement.text, [...statement.values]);
 }

@@ -5,13 +5,14 @@
 // open one). The time is the customer's (a test clock's, if it lives on one).
 import { customerTime, type CustomerTime } from '../../db/customers';
 import { eventRow, recordEvent, type NewEvent } from '../../db/events';
-import { clockWaitStatement, putClockWait } from '../../db/test-clocks';
+import { clockWaitStatement } from '../../db/test-clocks';
 import { invoiceCollectionStart } from '../../orchestration/starts';
 import { lockInvoice, NUMBER_MARK, numberedInvoiceStatement, updateInvoice, writeNumberedInvoice, type InvoiceRow } from '../../db/invoices';
 import { ApiError } from '../../domain/errors';
 import { actionAllowed, invoicePagePath, type InvoiceAction } from '../../domain/invoices';
 import { invoiceView } from '../../views/invoice';
 import type { TransactionContext } from '../context';
+import { writeLast } from '../run';
 import { billingNowOf } from '../test-clocks/billing-now';
 import { recordInvoicePaid } from './collect';
 import { sendInvoice } from './notify';
@@ -93,12 +94,7 @@ export async function finalizeInvoice(
  */
 async function startCollection(ctx: TransactionContext, invoice: InvoiceRow, clockId: string | null): Promise<void> {
   const start = invoiceCollectionStart(invoice, clockId);
-  if (clockId !== null) {
-    const wait = { workflowId: start.workflowId, clockId, dueAt: invoice.finalized_at! };
-    // Nothing after it in the transaction reads it: with the COMMIT where the runner allows.
-    if (ctx.atCommit === undefined) await putClockWait(ctx.db, wait);
-    else ctx.atCommit(clockWaitStatement(wait));
-  }
+  if (clockId !== null) await writeLast(ctx, clockWaitStatement({ workflowId: start.workflowId, clockId, dueAt: invoice.finalized_at! }));
   ctx.afterCommit(async () => {
     await ctx.workflows.start(start);
   });

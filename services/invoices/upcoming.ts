@@ -5,7 +5,7 @@
 // paid period's, from the trial's end. 404 for a subscription that will not renew: ended, paused,
 // or to be canceled at or before its period's end. invoice.upcoming carries it three days before
 // each renewal.
-import { recordEventsLast } from '../../db/events';
+import { recordEventsStatement } from '../../db/events';
 import { itemsOf, updateSubscription, type PricedItem, type SubscriptionRow } from '../../db/subscriptions';
 import type { StepReads } from '../subscriptions/step';
 import type { InvoiceRow } from '../../db/invoices';
@@ -16,6 +16,7 @@ import { invoiceView } from '../../views/invoice';
 import type { ServiceContext, TransactionContext } from '../context';
 import { nextPeriodOf, subscriptionLines } from '../subscriptions/bill-period';
 import { draftRow } from './draft';
+import { writeLast } from '../run';
 
 /** The preview's id: the subscription's, so a merchant finds it again (the spec's form). */
 export const upcomingInvoiceId = (subscriptionId: string): string => `upcoming_${subscriptionId}`;
@@ -95,6 +96,6 @@ export async function previewInvoice(ctx: Pick<ServiceContext, 'db' | 'clock'>, 
  */
 export async function announceUpcomingInvoice(ctx: TransactionContext, subscription: SubscriptionRow, at: Date, { items }: StepReads): Promise<SubscriptionRow> {
   const noticed = await updateSubscription(ctx.db, subscription.id, { upcoming_notice_for: subscription.current_period_end });
-  await recordEventsLast(ctx.db, [{ accountId: noticed.account_id, mode: noticed.mode, type: 'invoice.upcoming', data: invoiceView(await upcomingInvoice(ctx, noticed, items)), now: at }], ctx.atCommit);
+  await writeLast(ctx, recordEventsStatement([{ accountId: noticed.account_id, mode: noticed.mode, type: 'invoice.upcoming', data: invoiceView(await upcomingInvoice(ctx, noticed, items)), now: at }]));
   return noticed;
 }

@@ -5,7 +5,7 @@
 // customer's time. Steps asked for at once (the subscriptions due at one instant) are taken in one
 // transaction.
 import { customerTimes, type CustomerTime } from '../../db/customers';
-import { itemsOf, lockSubscriptionsOnClocks, type LockedClock, type PricedItem, type SubscriptionRow } from '../../db/subscriptions';
+import { itemsBySubscription, lockSubscriptionsOnClocks, type LockedClock, type PricedItem, type SubscriptionRow } from '../../db/subscriptions';
 import { clockWaitDeletion, clockWaitStatement } from '../../db/test-clocks';
 import { subscriptionStart } from '../../orchestration/starts';
 import { nudgeAdvance } from '../test-clocks/step';
@@ -53,11 +53,11 @@ export interface StepRequest {
  */
 export function stepSubscriptions(deps: ServiceDeps, requests: readonly StepRequest[]): Promise<SteppedSubscription[]> {
   return inTransaction(deps, async (ctx) => {
-    const ids = requests.map((r) => r.subscriptionId);
-    const locked = new Map((await lockSubscriptionsOnClocks(ctx.db, ids)).map((l) => [l.subscription.id, l]));
-    const items = new Map<string, PricedItem[]>();
-    for (const item of await itemsOf(ctx.db, ids)) items.set(item.subscription_id, [...(items.get(item.subscription_id) ?? []), item]);
-    const customers = await customerTimes(ctx.db, [...locked.values()].map((l) => l.subscription.customer_id));
+    const locked = new Map((await lockSubscriptionsOnClocks(ctx.db, requests.map((r) => r.subscriptionId))).map((l) => [l.subscription.id, l]));
+    // What the steps still due read, read once for them all (none when only asked).
+    const taking = [...locked.values()].map((l) => l.subscription).filter((s) => requests.some((r) => r.subscriptionId === s.id && r.due !== null && sameStep(nextSubscriptionStep(s), r.due)));
+    const items = taking.length === 0 ? new Map<string, PricedItem[]>() : await itemsBySubscription(ctx.db, taking.map((s) => s.id));
+    const customers = taking.length === 0 ? new Map<string, CustomerTime>() : await customerTimes(ctx.db, taking.map((s) => s.customer_id));
     const clocks = new Map<string, LockedClock>();
     const stepped: SteppedSubscription[] = [];
     for (const { subscriptionId, due } of requests) {
@@ -65,7 +65,7 @@ export function stepSubscriptions(deps: ServiceDeps, requests: readonly StepRequ
       if (row === undefined) throw new Error(`subscription ${subscriptionId} not found`);
       let { subscription } = row;
       if (due !== null && sameStep(nextSubscriptionStep(subscription), due)) {
-        const reads = { items: items.get(subscriptionId) ?? [], customer: customers.get(subscription.customer_id)! };
+        const reads = { items: items.get(subscriptionId)!, customer: customers.get(subscription.customer_id)! };
         subscription = await STEPS[due.kind](ctx, subscription, new Date(due.at), reads);
       }
       // A second request for the subscription in the batch (a retried activity) finds it as the first left it.

@@ -1,5 +1,5 @@
 // "Now" for a customer (DESIGN.md decision 12): its test clock's time, or the service's.
-import type { CustomerRow } from '../../db/customers';
+import { customerTime, type CustomerRow } from '../../db/customers';
 import { findTestClock } from '../../db/test-clocks';
 import { ApiError } from '../../domain/errors';
 import type { ServiceContext } from '../context';
@@ -24,9 +24,7 @@ export function nowOnClock(ctx: Pick<ServiceContext, 'clock'>, clockTime: Date |
 
 /** "Now" for the customer of that id: its test clock's time, or the service's. */
 export async function billingNowOf(ctx: Pick<ServiceContext, 'db' | 'clock'>, customerId: string): Promise<Date> {
-  // One statement: it is read in every step of a renewal.
-  const row = (await ctx.db('customers as c').leftJoin('test_clocks as t', 't.id', 'c.test_clock_id').where('c.id', customerId).first('t.frozen_time')) as { frozen_time: Date | null };
-  return nowOnClock(ctx, row.frozen_time);
+  return nowOnClock(ctx, (await customerTime(ctx.db, customerId)).frozen_time);
 }
 
 /**

@@ -1,7 +1,7 @@
 // Subscriptions: POST /v1/subscriptions, GET /v1/subscriptions (customerId, status),
 // GET /v1/subscriptions/{id}, POST /v1/subscriptions/{id} (update), cancel and resume; see
 // docs/subscriptions.md.
-import { itemsOf, subscriptionsQuery, type SubscriptionRow } from '../../../db/subscriptions';
+import { itemsBySubscription, subscriptionsQuery, type SubscriptionRow } from '../../../db/subscriptions';
 import { idPattern } from '../../../domain/ids';
 import { cancelSubscription, type CancelInput } from '../../../services/subscriptions/cancel';
 import { resumeSubscription } from '../../../services/subscriptions/resume';
@@ -50,8 +50,8 @@ export const subscriptionRoutes = [
     answer: 'A page of subscriptions.',
     rows: ({ db, scope, query }) => subscriptionsQuery(db, scope, query),
     pageView: async (db, rows) => {
-      const items = await itemsOf(db, rows.map((r) => r.id));
-      return rows.map((row) => subscriptionView(row, items.filter((i) => i.subscription_id === row.id)));
+      const items = await itemsBySubscription(db, rows.map((r) => r.id));
+      return rows.map((row) => subscriptionView(row, items.get(row.id)!));
     },
   }),
   getRoute<SubscriptionRow>({
