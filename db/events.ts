@@ -95,11 +95,22 @@ export async function changeRecordingEvent<Row extends object>(
   event: NewEvent,
   email?: NewEmailRow,
 ): Promise<Row | undefined> {
+  const { text, values: all } = changeRecordingEventStatement(change, values, event, email);
+  return changedRow<Row>(await sql(db, text, [...all]));
+}
+
+/** The statement of changeRecordingEvent, to be sent with others (db/sql.ts runStatements); its rows go to changedRow. */
+export function changeRecordingEventStatement(change: string, values: readonly unknown[], event: NewEvent, email?: NewEmailRow): Statement {
   const eventFrom = values.length + 1;
   const emailFrom = eventFrom + 6;
   const text = `with changed as (${change}), recorded as (${insertEventsSql(eventFrom, { from: 'changed' })})${email ? `, emailed as (${insertEmailSql(emailFrom, 'from changed')})` : ''}
     select changed.*, ${NOTIFY_IF_UNDISPATCHED} as notified from changed`;
-  const [changed] = await sql<Row & { notified?: unknown }>(db, text, [...values, ...eventArrays([eventRow(event)]), ...(email ? emailValues(email) : [])]);
+  return { text, values: [...values, ...eventArrays([eventRow(event)]), ...(email ? emailValues(email) : [])] };
+}
+
+/** The row a changeRecordingEventStatement changed; undefined when it matched none. */
+export function changedRow<Row extends object>(rows: readonly object[]): Row | undefined {
+  const changed = rows[0] as (Row & { notified?: unknown }) | undefined;
   if (changed === undefined) return undefined;
   delete changed.notified;
   return changed;

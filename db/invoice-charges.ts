@@ -4,12 +4,12 @@
 // an attempt's payment, and a change of the invoice with its event.
 import type { Knex } from 'knex';
 import type { NewEmailRow } from './emails';
-import { changeRecordingEvent, type NewEvent } from './events';
+import { changedRow, changeRecordingEventStatement, type NewEvent } from './events';
 import type { InvoiceRow } from './invoices';
 import { MONTHLY_USAGE_SQL, monthlyUsageParams } from './monthly-usage';
 import type { PaymentRow } from './payments';
 import type { SavedCardRow } from './saved-cards';
-import { simpleQuery, sql } from './sql';
+import { runStatements, sql, type Statement } from './sql';
 
 type Db = Knex | Knex.Transaction;
 
@@ -47,48 +47,51 @@ export interface InvoiceToCollect {
   plan: string;
 }
 
-const invoiceToCollectSql = (lock: string) => `select i.*, t.frozen_time as clock_time, p.id as payment_id, p.status as payment_status,
+const invoicesToCollectSql = (lock: string) => `select r.n as request_n, i.*, t.frozen_time as clock_time, p.id as payment_id, p.status as payment_status,
     p.failure_message as payment_failure, row_to_json(c) as card, a.plan as account_plan
-  from invoices i join accounts a on a.id = i.account_id join customers cu on cu.id = i.customer_id
+  from unnest($1::text[], $2::int[]) with ordinality r(invoice_id, attempt, n)
+    join invoices i on i.id = r.invoice_id join accounts a on a.id = i.account_id join customers cu on cu.id = i.customer_id
     left join test_clocks t on t.id = cu.test_clock_id
-    left join payments p on p.invoice_id = i.id and p.invoice_attempt = $2
+    left join payments p on p.invoice_id = i.id and p.invoice_attempt = r.attempt
     left join lateral (${chargedCardSql('i.customer_id', 'i.subscription_id')}) c on true
-  where i.id = $1 ${lock}`;
-const INVOICE_TO_COLLECT_SQL = invoiceToCollectSql('');
-const LOCK_INVOICE_TO_COLLECT_SQL = invoiceToCollectSql('for update of i');
+  order by i.id ${lock}`;
+const INVOICES_TO_COLLECT_SQL = invoicesToCollectSql('');
+// Locked in the invoices' order, so two transactions locking some of the same invoices never deadlock.
+const LOCK_INVOICES_TO_COLLECT_SQL = invoicesToCollectSql('for update of i');
 
-/** The invoice with what attempt `attempt` (null: none) needs, in one statement; locked for `db`'s transaction when `lock`. */
+/** An invoice and the attempt (null: none) its collection reads it for. */
+export interface CollectionRequest {
+  invoiceId: string;
+  attempt: number | null;
+}
+
+/**
+ * The invoices with what each attempt needs, in one statement, in the order asked; locked for
+ * `db`'s transaction when `lock`.
+ */
+export async function invoicesToCollect(db: Db, requests: readonly CollectionRequest[], lock = false): Promise<InvoiceToCollect[]> {
+  type Read = InvoiceRow & { request_n: string; clock_time: Date | null; payment_id: string | null; payment_status: PaymentRow['status'] | null; payment_failure: string | null; card: ChargedCard | null; account_plan: string };
+  const rows = await sql<Read>(db, lock ? LOCK_INVOICES_TO_COLLECT_SQL : INVOICES_TO_COLLECT_SQL, [requests.map((r) => r.invoiceId), requests.map((r) => r.attempt)]);
+  const read: InvoiceToCollect[] = [];
+  for (const { request_n: n, clock_time: clockTime, payment_id: id, payment_status: status, payment_failure: failure, card, account_plan: plan, ...invoice } of rows) {
+    read[Number(n) - 1] = { invoice, clockTime, payment: id === null ? null : { id, status: status!, failure_message: failure }, card, plan };
+  }
+  requests.forEach((r, i) => {
+    if (read[i] === undefined) throw new Error(`invoice ${r.invoiceId} not found`);
+  });
+  return read;
+}
+
+/** One invoice with what attempt `attempt` (null: none) needs; locked for `db`'s transaction when `lock`. */
 export async function invoiceToCollect(db: Db, invoiceId: string, attempt: number | null, lock = false): Promise<InvoiceToCollect> {
-  type Read = InvoiceRow & { clock_time: Date | null; payment_id: string | null; payment_status: PaymentRow['status'] | null; payment_failure: string | null; card: ChargedCard | null; account_plan: string };
-  const [row] = await sql<Read>(db, lock ? LOCK_INVOICE_TO_COLLECT_SQL : INVOICE_TO_COLLECT_SQL, [invoiceId, attempt]);
-  if (!row) throw new Error(`invoice ${invoiceId} not found`);
-  const { clock_time: clockTime, payment_id: id, payment_status: status, payment_failure: failure, card, account_plan: plan, ...invoice } = row;
-  return { invoice, clockTime, payment: id === null ? null : { id, status: status!, failure_message: failure }, card, plan };
+  return (await invoicesToCollect(db, [{ invoiceId, attempt }], lock))[0]!;
 }
 
 /**
- * Writes the attempt's payment while its invoice is open with the attempt still to make (the
- * invoice held for update to the end), unless it was written before (payments_invoice_attempt),
- * then reads the attempt's payment and the month's use in a second statement of the same simple
- * query: the payments' trigger (migration 015) took the account's processing_usage row in the
- * insert, so that read counts every charge before this one and this one, and the row is held
- * inside PostgreSQL only, until the implicit commit. $1 to $4 are MONTHLY_USAGE_SQL's.
+ * An attempt's payment written while its invoice is open with the attempt still to make (the
+ * invoice held for update to the end), unless it was written before (payments_invoice_attempt).
  */
-function writeChargeSql(columns: readonly string[]): string {
-  return `with open as (select 1 from invoices where id = $5 and status = 'open' and attempt_count < $6 for update)
-    insert into payments (${columns.map((column) => `"${column}"`).join(', ')})
-    select ${columns.map((_, i) => `$${i + 7}`).join(', ')} from open
-    on conflict (invoice_id, invoice_attempt) where invoice_attempt is not null do nothing
-    returning 1;
-  select (select id from payments where invoice_id = $5 and invoice_attempt = $6) as payment_id, usage.used from (${MONTHLY_USAGE_SQL}) usage`;
-}
-
-/**
- * The attempt's payment (of an invoice, its attempt set) and, when this call wrote it, the month's
- * use it brings the account to (its month the one of `usageAt`); null when there is none, the
- * invoice having moved on (paid, voided, the attempt applied) since it was read.
- */
-export async function writeInvoiceCharge(db: Knex, payment: PaymentRow, card: ChargedCard, usageAt: Date): Promise<{ paymentId: string; usedCents: number | null } | null> {
+function chargeStatement(payment: PaymentRow, card: ChargedCard): Statement {
   const row: Record<string, unknown> = {
     ...payment,
     order: payment.order === null ? null : JSON.stringify(payment.order),
@@ -97,15 +100,50 @@ export async function writeInvoiceCharge(db: Knex, payment: PaymentRow, card: Ch
     card_token: card.processor_token,
   };
   const columns = Object.keys(row);
-  const [inserted, [read]] = (await simpleQuery(db, writeChargeSql(columns), [
-    ...monthlyUsageParams(payment.account_id, payment.mode, usageAt),
-    payment.invoice_id,
-    payment.invoice_attempt,
-    ...columns.map((column) => row[column]),
-  ])) as [unknown[], { payment_id: string | null; used: string | number }[]];
-  const { payment_id: paymentId, used } = read!;
-  if (paymentId === null) return null;
-  return { paymentId, usedCents: inserted.length === 1 ? Number(used) : null };
+  const text = `with open as (select 1 from invoices where id = $1 and status = 'open' and attempt_count < $2 for update)
+    insert into payments (${columns.map((column) => `"${column}"`).join(', ')})
+    select ${columns.map((_, i) => `$${i + 3}`).join(', ')} from open
+    on conflict (invoice_id, invoice_attempt) where invoice_attempt is not null do nothing
+    returning 1`;
+  return { text, values: [payment.invoice_id, payment.invoice_attempt, ...columns.map((column) => row[column])] };
+}
+
+const ATTEMPT_PAYMENTS_SQL = `select r.n, p.id from unnest($1::text[], $2::int[]) with ordinality r(invoice_id, attempt, n)
+  left join payments p on p.invoice_id = r.invoice_id and p.invoice_attempt = r.attempt`;
+
+/** What writeInvoiceCharges did with one attempt's payment. */
+export interface WrittenCharge {
+  paymentId: string;
+  /** When this call wrote it: the month's use it brings its account and mode to (in the month of `usageAt`). */
+  usedCents: number | null;
+}
+
+/**
+ * The attempts' payments (of invoices, their attempts set), written in one simple query (one
+ * implicit transaction; the invoices locked in their order), then read with the month's use of
+ * each account and mode: the payments' trigger (migration 015) took each account's
+ * processing_usage row in its inserts, so that read counts every charge before these and these,
+ * and the row is held inside PostgreSQL only, until the implicit commit. For each, in order: the
+ * payment; null when there is none, its invoice having moved on (paid, voided, the attempt
+ * applied) since it was read.
+ */
+export async function writeInvoiceCharges(db: Knex, charges: readonly { payment: PaymentRow; card: ChargedCard }[], usageAt: Date): Promise<(WrittenCharge | null)[]> {
+  const order = charges.map((_, i) => i).sort((a, b) => (charges[a]!.payment.invoice_id! < charges[b]!.payment.invoice_id! ? -1 : 1));
+  const scopes = [...new Set(charges.map(({ payment }) => `${payment.account_id} ${payment.mode}`))].map((scope) => scope.split(' ') as [string, PaymentRow['mode']]);
+  const results = await runStatements(db, [
+    ...order.map((i) => chargeStatement(charges[i]!.payment, charges[i]!.card)),
+    ...scopes.map(([accountId, mode]) => ({ text: MONTHLY_USAGE_SQL, values: monthlyUsageParams(accountId, mode, usageAt) })),
+    { text: ATTEMPT_PAYMENTS_SQL, values: [charges.map((c) => c.payment.invoice_id), charges.map((c) => c.payment.invoice_attempt)] },
+  ]);
+  const inserted = new Set(order.filter((_, k) => results[k]!.length === 1));
+  const used = new Map(scopes.map(([accountId, mode], k) => [`${accountId} ${mode}`, Number((results[order.length + k]![0] as { used: string | number }).used)]));
+  const written: (WrittenCharge | null)[] = charges.map(() => null);
+  for (const { n, id } of results[results.length - 1] as { n: string; id: string | null }[]) {
+    const i = Number(n) - 1;
+    const { payment } = charges[i]!;
+    if (id !== null) written[i] = { paymentId: id, usedCents: inserted.has(i) ? used.get(`${payment.account_id} ${payment.mode}`)! : null };
+  }
+  return written;
 }
 
 /** Invoice columns an invoice's collection changes (its lines, kept as JSON, are not among them). */
@@ -116,9 +154,15 @@ export type InvoiceChanges = Partial<Omit<InvoiceRow, 'lines'>>;
  * (db/events.ts changeRecordingEvent). The changed row.
  */
 export async function changeInvoiceRecordingEvent(db: Db, invoiceId: string, changes: InvoiceChanges, event: NewEvent, email?: NewEmailRow): Promise<InvoiceRow> {
-  const columns = Object.keys(changes) as (keyof InvoiceChanges)[];
-  const change = `update invoices set ${columns.map((column, i) => `"${column}" = $${i + 2}`).join(', ')} where id = $1 returning *`;
-  const changed = await changeRecordingEvent<InvoiceRow>(db, change, [invoiceId, ...columns.map((column) => changes[column])], event, email);
+  const { text, values } = invoiceChangeStatement(invoiceId, changes, event, email);
+  const changed = changedRow<InvoiceRow>(await sql(db, text, [...values]));
   if (changed === undefined) throw new Error(`invoice ${invoiceId} not found`);
   return changed;
+}
+
+/** The statement of changeInvoiceRecordingEvent, to be sent with others. */
+export function invoiceChangeStatement(invoiceId: string, changes: InvoiceChanges, event: NewEvent, email?: NewEmailRow): Statement {
+  const columns = Object.keys(changes) as (keyof InvoiceChanges)[];
+  const change = `update invoices set ${columns.map((column, i) => `"${column}" = $${i + 2}`).join(', ')} where id = $1 returning *`;
+  return changeRecordingEventStatement(change, [invoiceId, ...columns.map((column) => changes[column])], event, email);
 }

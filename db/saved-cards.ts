@@ -183,18 +183,24 @@ export interface ChargeToSettle {
 }
 
 // Read every time a charge's workflow asks about it: a named prepared statement (db/sql.ts).
-const CHARGE_TO_SETTLE_SQL = `select p.*, row_to_json(c) as saved_card, a.name as merchant_name, a.plan as merchant_plan,
+const CHARGES_TO_SETTLE_SQL = `select p.*, row_to_json(c) as saved_card, a.name as merchant_name, a.plan as merchant_plan,
     a.status as merchant_status, a.live_activated_at as merchant_live_activated_at, t.frozen_time as clock_time
-  from payments p join saved_cards c on c.id = p.saved_card_id join accounts a on a.id = p.account_id
+  from unnest($1::text[]) with ordinality r(id, n) join payments p on p.id = r.id
+    join saved_cards c on c.id = p.saved_card_id join accounts a on a.id = p.account_id
     left join invoices i on i.id = p.invoice_id left join customers cu on cu.id = i.customer_id left join test_clocks t on t.id = cu.test_clock_id
-  where p.id = $1`;
+  order by r.n`;
 
-export async function findChargeToSettle(db: Db, paymentId: string): Promise<ChargeToSettle> {
+/** The charges' payments with what settling them reads, in the order asked. */
+export async function findChargesToSettle(db: Db, paymentIds: readonly string[]): Promise<ChargeToSettle[]> {
   type Merchant = { merchant_name: string; merchant_plan: string; merchant_status: AccountStanding['status']; merchant_live_activated_at: Date | null; clock_time: Date | null };
-  const [row] = await sql<PaymentRow & Merchant & { saved_card: ChargeToSettle['card'] }>(db, CHARGE_TO_SETTLE_SQL, [paymentId]);
-  if (!row) throw new Error(`saved-card charge ${paymentId} not found`);
-  const { saved_card: card, merchant_name: name, merchant_plan: plan, merchant_status: status, merchant_live_activated_at: liveActivatedAt, clock_time: clockTime, ...payment } = row;
-  return { payment, card, merchant: { name, plan, status, liveActivatedAt }, clockTime };
+  const rows = await sql<PaymentRow & Merchant & { saved_card: ChargeToSettle['card'] }>(db, CHARGES_TO_SETTLE_SQL, [paymentIds]);
+  if (rows.length !== paymentIds.length) throw new Error(`saved-card charges not found among ${paymentIds.join(', ')}`);
+  return rows.map(({ saved_card: card, merchant_name: name, merchant_plan: plan, merchant_status: status, merchant_live_activated_at: liveActivatedAt, clock_time: clockTime, ...payment }) => ({
+    payment,
+    card,
+    merchant: { name, plan, status, liveActivatedAt },
+    clockTime,
+  }));
 }
 
 /** Every saved-card charge still with the processor (their workflows' boot-time restart). */

@@ -77,6 +77,17 @@ export interface Statement {
   values: readonly unknown[];
 }
 
+/**
+ * Runs `statements` in one round trip: one alone as a prepared statement (sql), several as one
+ * simple query (one implicit transaction outside a transaction: all or none of them). The rows
+ * of each, in order.
+ */
+export async function runStatements(db: Knex | Knex.Transaction, statements: readonly Statement[]): Promise<QueryResultRow[][]> {
+  if (statements.length === 0) return [];
+  if (statements.length === 1) return [await sql(db, statements[0]!.text, [...statements[0]!.values])];
+  return sendSimple(db, statements.map(inlined).join(';\n'));
+}
+
 /** The statement's text with each $n written in as a literal. */
 function inlined({ text, values }: Statement): string {
   return text.replace(/\$(\d+)/g, (_match, n: string) => literal(values[Number(n) - 1]));

@@ -69,8 +69,12 @@ export async function updateSubscription(db: Db, id: string, changes: Partial<Su
 }
 
 export async function lockSubscription(db: Db, id: string): Promise<SubscriptionRow> {
-  const [row] = await sql<SubscriptionRow>(db, 'select * from subscriptions where id = $1 for update', [id]);
-  return row!;
+  return (await lockSubscriptions(db, [id]))[0]!;
+}
+
+/** The subscriptions locked for `db`'s transaction, in the order of their ids (see lockSubscriptionsOnClocks). */
+export async function lockSubscriptions(db: Db, ids: readonly string[]): Promise<SubscriptionRow[]> {
+  return sql<SubscriptionRow>(db, 'select * from subscriptions where id = any($1::text[]) order by id for update', [ids]);
 }
 
 const LOCK_WITH_CLOCKS_SQL = `select s.*, (select row_to_json(t) from test_clocks t where t.id = s.test_clock_id for share) as clock

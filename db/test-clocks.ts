@@ -77,18 +77,22 @@ export async function putClockWait(db: Db, wait: { workflowId: string; clockId: 
   return clock;
 }
 
-const DELETE_CLOCK_WAIT_SQL = `with deleted as (delete from clock_waits where workflow_id = $1 returning clock_id)
-  select c.* from deleted join test_clocks c on c.id = deleted.clock_id`;
+const DELETE_CLOCK_WAITS_SQL = `with deleted as (delete from clock_waits where workflow_id = any($1::text[]) returning clock_id)
+  select c.* from test_clocks c where c.id in (select clock_id from deleted)`;
 
 /** The statement of deleteClockWait. */
 export function clockWaitDeletion(workflowId: string): Statement {
-  return { text: DELETE_CLOCK_WAIT_SQL, values: [workflowId] };
+  return { text: DELETE_CLOCK_WAITS_SQL, values: [[workflowId]] };
 }
 
 /** Deletes the workflow's wait, if it had one; the clock it waited on. */
 export async function deleteClockWait(db: Db, workflowId: string): Promise<TestClockRow | undefined> {
-  const [clock] = await sql<TestClockRow>(db, DELETE_CLOCK_WAIT_SQL, [workflowId]);
-  return clock;
+  return (await deleteClockWaits(db, [workflowId]))[0];
+}
+
+/** Deletes the workflows' waits, those they had; the clocks they waited on, each once. */
+export async function deleteClockWaits(db: Db, workflowIds: readonly string[]): Promise<TestClockRow[]> {
+  return sql<TestClockRow>(db, DELETE_CLOCK_WAITS_SQL, [workflowIds]);
 }
 
 /** The earliest instant any workflow waits for on the clock, if at or before `until`. */

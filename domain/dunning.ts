@@ -22,6 +22,19 @@ export function nextAttemptAt(firstDeclineAt: Date, attemptCount: number): Date 
   return days === undefined ? null : new Date(firstDeclineAt.getTime() + days * DAY_MS);
 }
 
+/** Where an invoice's collection stands after an attempt at its charge. */
+export type CollectionStep =
+  | { kind: 'closed' }
+  | { kind: 'pending' }
+  | { kind: 'paid' }
+  | { kind: 'declined'; nextAttemptAt: number | null };
+
+/** The attempt's step ends the invoice's collection: decided, and no retry follows (`once`: none ever does). */
+export function collectionEnds(step: CollectionStep, once: boolean): boolean {
+  if (step.kind === 'pending') return false;
+  return once || step.kind !== 'declined' || step.nextAttemptAt === null;
+}
+
 /** The attempts a ladder makes in all: the first charge and its retries. */
 export const LADDER_ATTEMPTS = 1 + RETRY_DAYS.length;
 

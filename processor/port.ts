@@ -87,9 +87,10 @@ export interface CardProcessor {
   /**
    * Charges a kept card: declined at once when the processor can tell (the card has expired, the
    * token is gone), else usually pending while the bank decides. One charge per reference: a
-   * repeated call makes none and reports where the first stands, so it is also how to ask.
+   * repeated call makes none and reports where the first stands, so it is also how to ask. Many
+   * charges are asked for side by side (invoices renewed at one instant): their outcomes, in order.
    */
-  chargeSaved(charge: SavedCardCharge): Promise<ProcessorOutcome>;
+  chargeSaved(charges: readonly SavedCardCharge[]): Promise<ProcessorOutcome[]>;
   /** Releases a charge the service will not keep (see voidApproval); harmless when repeated. */
   voidCharge(reference: string): Promise<void>;
   /** Forgets the token: nothing is charged to it again. Harmless when repeated. */

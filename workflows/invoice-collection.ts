@@ -7,10 +7,11 @@
 //   ladder ends, or the invoice is closed (paid on its page, voided with its subscription).
 // - send_invoice: remind the customer three days before the due date and, if still open when it
 //   passes, tell them it is overdue (invoice.overdue).
-import { proxyActivities, sleep } from '@temporalio/workflow';
+import { patched, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
 import type { InvoiceActivities } from '../activities/invoices';
 import type { CollectionMethod } from '../domain/invoices';
 import { REMINDER_DAYS_BEFORE_DUE } from '../domain/invoices';
+import { collectionEnds } from '../domain/dunning';
 import { chargePollDelayMs } from '../domain/saved-cards';
 import { billingTime } from './billing-time';
 
@@ -37,6 +38,9 @@ const { chargeInvoice, noticeInvoice } = proxyActivities<InvoiceActivities>({
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** The change (patched) by which a collection on a clock leaves it with its last charge. */
+const LEAVE_WITH_CHARGE = 'leave-clock-with-charge';
+
 export async function invoiceCollection(input: InvoiceCollectionInput): Promise<void> {
   const time = billingTime(input.clockId);
   if (input.collectionMethod === 'send_invoice') {
@@ -53,15 +57,20 @@ export async function invoiceCollection(input: InvoiceCollectionInput): Promise<
     }
     return time.leave();
   }
+  const once = input.once === true;
+  // On a clock, the attempt that ends the collection takes its wait off the clock with it. Runs
+  // begun before this (their histories) leave by an activity of their own after it.
+  const leave = input.clockId !== null && patched(LEAVE_WITH_CHARGE) ? { workflowId: workflowInfo().workflowId, once } : undefined;
   let at = input.attemptAt ?? null;
   for (let attempt = input.attempt ?? 1; ; attempt++) {
     if (at !== null) await time.until(at);
-    let step = await chargeInvoice(input.invoiceId, attempt);
+    let step = await chargeInvoice(input.invoiceId, attempt, leave);
     for (let asked = 0; step.kind === 'pending'; asked++) {
       await sleep(chargePollDelayMs(asked));
-      step = await chargeInvoice(input.invoiceId, attempt);
+      step = await chargeInvoice(input.invoiceId, attempt, leave);
     }
-    if (input.once === true || step.kind !== 'declined' || step.nextAttemptAt === null) return time.leave();
+    // Not ended: declined, with a retry to wait for (the kind's test is for the type).
+    if (collectionEnds(step, once) || step.kind !== 'declined' || step.nextAttemptAt === null) return leave === undefined ? time.leave() : undefined;
     at = step.nextAttemptAt;
   }
 }

@@ -9,7 +9,7 @@ import type { Knex } from 'knex';
 import type { Clock } from '../../domain/clock';
 import type { CardScheme } from '../../domain/card';
 import { sql } from '../../db/sql';
-import type { CardProcessor, DeclineCode, ProcessorOutcome, ReportedCard } from '../port';
+import type { CardProcessor, DeclineCode, ProcessorOutcome, ReportedCard, SavedCardCharge } from '../port';
 import { DECLINE_MESSAGES, keepsCard, merchantInitiatedOutcome } from './cards';
 
 /** How long after a charge the sandbox's bank answers. */
@@ -34,14 +34,15 @@ interface ChargeRow extends Partial<Omit<TokenCard, 'token'>> {
 /** A reference's charge (null columns when there is none) and the card of a token (null when the sandbox has no such token). */
 type FoundCharge = Partial<ChargeRow> & Partial<TokenCard> & { token: string; deleted_at: Date | null };
 
-// The charging path's two statements, as named prepared statements (db/sql.ts): a charge is made
-// with one of each and asked about with the first.
-const FIND_CHARGE_SQL = `select c.reference, c.status, c.decline_code, c.settles_at, k.token, t.scheme, t.last4, t.expiry_month, t.expiry_year, t.deleted_at
-  from (select $2::text as token) k
+// The charging path's two statements, as named prepared statements (db/sql.ts), for any number
+// of charges: they are made with one of each and asked about with the first.
+const FIND_CHARGES_SQL = `select c.reference, c.status, c.decline_code, c.settles_at, k.token, t.scheme, t.last4, t.expiry_month, t.expiry_year, t.deleted_at
+  from unnest($1::text[], $2::text[]) with ordinality k(reference, token, n)
   left join sandbox_tokens t on t.token = k.token
-  left join sandbox_charges c on c.reference = $1::text`;
-const INSERT_CHARGE_SQL = `insert into sandbox_charges (reference, token, amount_cents, merchant_name, status, decline_code, settles_at, created_at)
-  values ($1, $2, $3, $4, $5, $6, $7, $8)
+  left join sandbox_charges c on c.reference = k.reference
+  order by k.n`;
+const INSERT_CHARGES_SQL = `insert into sandbox_charges (reference, token, amount_cents, merchant_name, status, decline_code, settles_at, created_at)
+  select *, $8::timestamptz from unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
   on conflict (reference) do nothing
   returning reference, status, decline_code, settles_at`;
 
@@ -65,9 +66,9 @@ function chargeOutcome(row: ChargeRow, now: Date): ProcessorOutcome {
 
 export function createSandboxSavedCards(deps: { db: Knex; clock: Clock }): Pick<CardProcessor, 'saveCard' | 'chargeSaved' | 'voidCharge' | 'deleteCard'> {
   const { db, clock } = deps;
-  /** The charge of the reference, if any, with the card of the token (if the sandbox has it): one read. */
-  const findCharge = async (reference: string, token: string) =>
-    (await sql<FoundCharge>(db, FIND_CHARGE_SQL, [reference, token]))[0]!;
+  /** The charges of the references, if any, each with the card of its token (if the sandbox has it): one read. */
+  const findCharges = async (charges: readonly SavedCardCharge[]) =>
+    sql<FoundCharge>(db, FIND_CHARGES_SQL, [charges.map((c) => c.reference), charges.map((c) => c.token)]);
   return {
     async saveCard(reference) {
       const session = (await db('sandbox_sessions').where({ reference }).first('status', 'scheme', 'last4', 'expiry_month', 'expiry_year')) as
@@ -83,24 +84,33 @@ export function createSandboxSavedCards(deps: { db: Knex; clock: Clock }): Pick<
         .ignore();
       return { status: 'saved', card: reportedCard((await db('sandbox_tokens').where({ reference }).first()) as TokenCard) };
     },
-    async chargeSaved(charge) {
+    async chargeSaved(charges) {
       const now = clock.now();
-      const found = await findCharge(charge.reference, charge.token);
-      if (found.reference) return chargeOutcome(found as ChargeRow, now);
-      const usable = found.scheme !== null && found.scheme !== undefined && found.deleted_at === null;
-      const decided = usable ? merchantInitiatedOutcome(found.expiry_month!, found.expiry_year!, now) : { outcome: 'card_declined' as const, atOnce: true };
-      const [made] = await sql<ChargeRow>(db, INSERT_CHARGE_SQL, [
-        charge.reference,
-        charge.token,
-        charge.amountCents,
-        charge.merchantName,
-        decided.outcome === 'approved' ? 'approved' : 'declined',
-        decided.outcome === 'approved' ? null : decided.outcome,
-        decided.atOnce || charge.onTestClock === true ? now : new Date(now.getTime() + SANDBOX_CHARGE_SETTLE_MS),
+      const found = await findCharges(charges);
+      const toMake = charges.flatMap((charge, i) => (found[i]!.reference ? [] : [{ charge, card: found[i]! }]));
+      const decisions = toMake.map(({ charge, card }) => {
+        const usable = card.scheme !== null && card.scheme !== undefined && card.deleted_at === null;
+        const decided = usable ? merchantInitiatedOutcome(card.expiry_month!, card.expiry_year!, now) : { outcome: 'card_declined' as const, atOnce: true };
+        return { ...decided, settlesAt: decided.atOnce || charge.onTestClock === true ? now : new Date(now.getTime() + SANDBOX_CHARGE_SETTLE_MS) };
+      });
+      const made = toMake.length === 0 ? [] : await sql<ChargeRow>(db, INSERT_CHARGES_SQL, [
+        toMake.map(({ charge }) => charge.reference),
+        toMake.map(({ charge }) => charge.token),
+        toMake.map(({ charge }) => charge.amountCents),
+        toMake.map(({ charge }) => charge.merchantName),
+        decisions.map((d) => (d.outcome === 'approved' ? 'approved' : 'declined')),
+        decisions.map((d) => (d.outcome === 'approved' ? null : d.outcome)),
+        decisions.map((d) => d.settlesAt),
         now,
       ]);
-      // Made by a call at the same moment: report that one.
-      return chargeOutcome(made ? { ...found, ...made } : ((await findCharge(charge.reference, charge.token)) as ChargeRow), now);
+      const madeNow = new Map(made.map((row) => [row.reference, row]));
+      // One made by a call at the same moment (not by this one) is read again, to report that one.
+      const madeBefore = toMake.filter(({ charge }) => !madeNow.has(charge.reference)).map(({ charge }) => charge);
+      const foundAgain = new Map(madeBefore.length === 0 ? [] : (await findCharges(madeBefore)).map((row) => [row.reference!, row]));
+      return charges.map((charge, i) => {
+        const row = found[i]!.reference ? found[i]! : { ...found[i]!, ...(madeNow.get(charge.reference) ?? foundAgain.get(charge.reference)) };
+        return chargeOutcome(row as ChargeRow, now);
+      });
     },
     async voidCharge(reference) {
       await db('sandbox_charges').where({ reference, status: 'approved' }).update({ status: 'canceled' });

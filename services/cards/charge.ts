@@ -67,7 +67,7 @@ export async function chargeSavedCard(
   const usedCents = opened.usedCents + input.amountCents;
   if (limitNoticesDue(plan, usedCents).length > 0) await ctx.db.transaction((trx) => noteLimitUsage({ ...ctx, db: trx }, scope, usedCents));
   // A processor that cannot be reached now is asked again by the charge's workflow, with the same request.
-  const answer: ProcessorOutcome = await processor.chargeSaved(chargeRequest(payment, card, account.name)).catch(() => ({ status: 'pending' }));
+  const answer: ProcessorOutcome = await processor.chargeSaved([chargeRequest(payment, card, account.name)]).then(([one]) => one!, () => ({ status: 'pending' }));
   const outcome = await decidedCharge(account, payment, card, processor, answer);
   if (outcome === null) {
     ctx.afterCommit(async () => {

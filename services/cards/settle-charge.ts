@@ -4,9 +4,11 @@
 // workflow until it is decided, and by the API request itself when the processor decides at once.
 import { centsFromDb } from '../../domain/money';
 import { findPayment, processorReference, type PaymentRow, type PaymentStatus } from '../../db/payments';
-import { findChargeToSettle, type ChargeToSettle } from '../../db/saved-cards';
+import { findChargesToSettle, type ChargeToSettle } from '../../db/saved-cards';
+import { changedRow } from '../../db/events';
+import { runStatements } from '../../db/sql';
 import type { CardProcessor, ProcessorOutcome, SavedCardCharge } from '../../processor/port';
-import { keepable, logPaymentOutcome, recordPaymentOutcome, type DecidedOutcome } from '../checkouts/settle-attempt';
+import { keepable, logPaymentOutcome, paymentOutcomeStatement, type DecidedOutcome } from '../checkouts/settle-attempt';
 import type { AccountStanding } from '../../domain/account-rules';
 import type { ProcessorServiceDeps } from '../context';
 import { nowOnClock } from '../test-clocks/billing-now';
@@ -46,15 +48,56 @@ function resultOf(status: PaymentStatus): ChargeResult {
 }
 
 export async function settleCharge(deps: ProcessorServiceDeps, paymentId: string): Promise<ChargeResult> {
-  const { payment, card, merchant, clockTime } = await findChargeToSettle(deps.db, paymentId);
-  if (payment.status !== 'processing') return resultOf(payment.status);
-  const processor = deps.processors.forMode(payment.mode);
-  if (processor === null) return 'pending';
-  const outcome = await decidedCharge(merchant, payment, card, processor, await processor.chargeSaved({ ...chargeRequest(payment, card, merchant.name), onTestClock: clockTime !== null }));
-  if (outcome === null) return 'pending';
+  return (await settleCharges(deps, [paymentId]))[0]!;
+}
+
+/**
+ * settleCharge for many charges at once (an instant's invoice charges): read in one statement,
+ * asked about side by side, their outcomes recorded in one round trip. Their results, in order.
+ */
+export async function settleCharges(deps: ProcessorServiceDeps, paymentIds: readonly string[]): Promise<ChargeResult[]> {
+  const found = await findChargesToSettle(deps.db, paymentIds);
+  const results = found.map(({ payment }) => resultOf(payment.status));
+  const asking = found.flatMap((charge, i) => (charge.payment.status === 'processing' && deps.processors.forMode(charge.payment.mode) !== null ? [i] : []));
+  // Asked of each mode's processor (test and live are two), side by side.
+  const modes = [...new Set(asking.map((i) => found[i]!.payment.mode))];
+  const answers = new Map<number, ProcessorOutcome>();
+  await Promise.all(
+    modes.map(async (mode) => {
+      const ofMode = asking.filter((i) => found[i]!.payment.mode === mode);
+      const requests = ofMode.map((i) => {
+        const { payment, card, merchant, clockTime } = found[i]!;
+        return { ...chargeRequest(payment, card, merchant.name), onTestClock: clockTime !== null };
+      });
+      (await deps.processors.forMode(mode)!.chargeSaved(requests)).forEach((answer, k) => answers.set(ofMode[k]!, answer));
+    }),
+  );
+  const decided = (
+    await Promise.all(
+      asking.map(async (i) => {
+        const { payment, card, merchant } = found[i]!;
+        const outcome = await decidedCharge(merchant, payment, card, deps.processors.forMode(payment.mode)!, answers.get(i)!);
+        return outcome === null ? [] : [{ i, outcome }];
+      }),
+    )
+  ).flat();
   // The receipt in the language the customer agreed to keep the card in; the time read with the charge.
-  const updated = await recordPaymentOutcome(deps, payment, outcome, payment.attempts, { ...merchant, locale: card.consent_locale }, nowOnClock(deps, clockTime));
-  if (updated === null) return resultOf((await findPayment(deps.db, paymentId)).status);
-  logPaymentOutcome(deps.log, updated, { savedCardId: card.id });
-  return resultOf(updated.status);
+  const recorded = await runStatements(
+    deps.db,
+    decided.map(({ i, outcome }) => {
+      const { payment, card, merchant, clockTime } = found[i]!;
+      return paymentOutcomeStatement(deps, payment, outcome, payment.attempts, { ...merchant, locale: card.consent_locale }, nowOnClock(deps, clockTime));
+    }),
+  );
+  for (const [k, { i }] of decided.entries()) {
+    const updated = changedRow<PaymentRow>(recorded[k]!);
+    // Settled meanwhile by another call (which logged it): as that call left it.
+    if (updated === undefined) {
+      results[i] = resultOf((await findPayment(deps.db, paymentIds[i]!)).status);
+      continue;
+    }
+    logPaymentOutcome(deps.log, updated, { savedCardId: found[i]!.card.id });
+    results[i] = resultOf(updated.status);
+  }
+  return results;
 }

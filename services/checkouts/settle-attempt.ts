@@ -10,7 +10,8 @@ import { centsFromDb } from '../../domain/money';
 import { planOf } from '../../domain/plans';
 import { findAccount } from '../../db/accounts';
 import { findCheckout } from '../../db/checkouts';
-import { changeRecordingEvent } from '../../db/events';
+import { changedRow, changeRecordingEventStatement } from '../../db/events';
+import { runStatements, type Statement } from '../../db/sql';
 import { findPayment, processorReference, type PaymentRow } from '../../db/payments';
 import { recordPagePayment } from '../invoices/collect';
 import type { CardProcessor, ProcessorOutcome, ReportedCard } from '../../processor/port';
@@ -78,11 +79,10 @@ function receiptOf(payment: PaymentRow, merchant: PaymentMerchant, now: Date) {
 
 /**
  * Records a decided outcome on a payment that is `processing`, with its payment.* event, in one
- * statement (db/events.ts changeRecordingEvent: atomic in or out of a transaction): `succeeded`
- * with its fee (from the merchant's plan) and card, and the customer's receipt; or `failed` with
- * why. Conditional
- * on the status, so a retried activity changes nothing twice: null when the payment was no longer
- * `processing`. Its time is `givenNow` when the caller read it already (as paymentNow gives it), else read here.
+ * statement (paymentOutcomeStatement, atomic in or out of a transaction). Conditional on the
+ * status, so a retried activity changes nothing twice: null when the payment was no longer
+ * `processing`. Its time is `givenNow` when the caller read it already (as paymentNow gives it),
+ * else read here.
  */
 export async function recordPaymentOutcome(
   ctx: Pick<ServiceContext, 'db' | 'clock' | 'config'>,
@@ -93,6 +93,16 @@ export async function recordPaymentOutcome(
   givenNow?: Date,
 ): Promise<PaymentRow | null> {
   const now = givenNow ?? (await paymentNow(ctx, payment));
+  const [rows] = await runStatements(ctx.db, [paymentOutcomeStatement(ctx, payment, outcome, attempt, merchant, now)]);
+  return changedRow<PaymentRow>(rows!) ?? null;
+}
+
+/**
+ * The statement recording a decided outcome on a payment still `processing` (db/events.ts
+ * changeRecordingEvent): `succeeded` with its fee (from the merchant's plan) and card, and the
+ * customer's receipt; or `failed` with why. Its rows go to changedRow.
+ */
+export function paymentOutcomeStatement(ctx: Pick<ServiceContext, 'config'>, payment: PaymentRow, outcome: DecidedOutcome, attempt: number, merchant: PaymentMerchant, now: Date): Statement {
   let patch: Partial<PaymentRow> & Record<string, unknown>;
   if (outcome.status === 'approved') {
     const { feeCents, netCents } = paymentFee(centsFromDb(payment.amount_cents), planOf(ctx.config.plans, merchant.plan));
@@ -127,8 +137,7 @@ export async function recordPaymentOutcome(
   const type = patch.status === 'succeeded' ? 'payment.succeeded' : 'payment.failed';
   const paid = { ...payment, ...patch } as PaymentRow;
   const event = { accountId: payment.account_id, mode: payment.mode, type, data: paymentView(paid), now } as const;
-  const updated = await changeRecordingEvent<PaymentRow>(ctx.db, change, [payment.id, ...columns.map((column) => patch[column])], event, receiptOf(paid, merchant, now));
-  return updated ?? null;
+  return changeRecordingEventStatement(change, [payment.id, ...columns.map((column) => patch[column])], event, receiptOf(paid, merchant, now));
 }
 
 /** The log line of a payment's outcome, once committed, by the call that settled it (a retry logs nothing twice). */

@@ -12,31 +12,28 @@
 import { newId } from '../../crypto/ids';
 import { findAccount } from '../../db/accounts';
 import { recordEvent } from '../../db/events';
-import { changeInvoiceRecordingEvent, chargedCard, invoiceToCollect, writeInvoiceCharge, type InvoiceChanges, type InvoiceToCollect } from '../../db/invoice-charges';
+import { changeInvoiceRecordingEvent, chargedCard, invoiceChangeStatement, invoicesToCollect, invoiceToCollect, writeInvoiceCharges, type InvoiceChanges, type InvoiceToCollect } from '../../db/invoice-charges';
+import type { PaymentRow } from '../../db/payments';
 import type { InvoiceRow } from '../../db/invoices';
 import { monthlyUsageCents } from '../../db/monthly-usage';
 import { newChargeRow, type SavedCardRow } from '../../db/saved-cards';
-import { itemsOf, lockSubscription, updateSubscription } from '../../db/subscriptions';
-import { nextAttemptAt, statusAfterDecline, statusAfterPayment } from '../../domain/dunning';
+import { itemsOf, lockSubscription, lockSubscriptions, updateSubscription, type SubscriptionRow } from '../../db/subscriptions';
+import { collectionEnds, nextAttemptAt, statusAfterDecline, statusAfterPayment, type CollectionStep } from '../../domain/dunning';
 import { centsFromDb } from '../../domain/money';
 import { limitNoticesDue, planOf } from '../../domain/plans';
 import { invoiceView } from '../../views/invoice';
 import { subscriptionView } from '../../views/subscription';
 import { noteLimitUsage } from '../account/note-limit-usage';
 import type { ProcessorServiceDeps, ServiceDeps, TransactionContext } from '../context';
-import { settleCharge } from '../cards/settle-charge';
+import { settleCharges } from '../cards/settle-charge';
 import { customerRecipient, emailRow, type EmailToKeep } from '../emails/keep';
-import { inTransaction } from '../run';
+import { inTransaction, writeLast } from '../run';
 import { endSubscription } from '../subscriptions/end';
 import { rescheduleSubscription } from '../subscriptions/reschedule';
 import { nowOnClock } from '../test-clocks/billing-now';
+import { leaveClocks } from '../test-clocks/step';
 
-/** Where an invoice's collection stands after an attempt. */
-export type CollectionStep =
-  | { kind: 'closed' }
-  | { kind: 'pending' }
-  | { kind: 'paid' }
-  | { kind: 'declined'; nextAttemptAt: number | null };
+export type { CollectionStep };
 
 export const NO_CARD_FAILURE = 'No card on file: the customer can pay on the hosted invoice page.';
 
@@ -46,9 +43,15 @@ export function invoiceCard(db: ServiceDeps['db'] | TransactionContext['db'], in
 }
 
 /** The invoice's subscription moved to the status `next` gives, with customer.subscription.updated when it changed. */
-async function moveSubscription(ctx: TransactionContext, invoice: InvoiceRow, next: (status: ReturnType<typeof statusAfterPayment>) => ReturnType<typeof statusAfterPayment>, now: Date): Promise<void> {
+async function moveSubscription(
+  ctx: TransactionContext,
+  invoice: InvoiceRow,
+  next: (status: ReturnType<typeof statusAfterPayment>) => ReturnType<typeof statusAfterPayment>,
+  now: Date,
+  locked?: SubscriptionRow,
+): Promise<void> {
   if (invoice.subscription_id === null) return;
-  const subscription = await lockSubscription(ctx.db, invoice.subscription_id);
+  const subscription = locked ?? (await lockSubscription(ctx.db, invoice.subscription_id));
   const status = next(subscription.status);
   if (status === subscription.status && (status === 'incomplete') === (subscription.checkout_url !== null)) return;
   // While incomplete its first invoice is paid on the invoice's page; after, nothing is awaited there.
@@ -75,10 +78,26 @@ function changeInvoice(ctx: TransactionContext, invoice: InvoiceRow, changes: In
   return changeInvoiceRecordingEvent(ctx.db, invoice.id, changes, event, email && emailRow(email));
 }
 
-/** An open invoice paid in full (by its charge, or on its page): invoice.paid, and its subscription running again. */
-export async function recordInvoicePaid(ctx: TransactionContext, invoice: InvoiceRow, now: Date, changes: InvoiceChanges = {}): Promise<InvoiceRow> {
-  const paid = await changeInvoice(ctx, invoice, { ...changes, status: 'paid', amount_paid_cents: invoice.amount_due_cents, paid_at: now, next_attempt_at: null }, 'invoice.paid', now);
-  await moveSubscription(ctx, paid, statusAfterPayment, now);
+/**
+ * An open invoice paid in full (by its charge, or on its page): invoice.paid, and its subscription
+ * running again. `subscription`: its row, locked by the caller already. `last`: nothing after it in
+ * the transaction reads the invoice again, so its change may go with the COMMIT (services/run.ts writeLast).
+ */
+export async function recordInvoicePaid(
+  ctx: TransactionContext,
+  invoice: InvoiceRow,
+  now: Date,
+  changes: InvoiceChanges = {},
+  options: { subscription?: SubscriptionRow; last?: boolean } = {},
+): Promise<InvoiceRow> {
+  const paidChanges = { ...changes, status: 'paid' as const, amount_paid_cents: invoice.amount_due_cents, paid_at: now, next_attempt_at: null };
+  let paid: InvoiceRow;
+  if (options.last === true) {
+    // The row as the update leaves it: the invoice is locked, and nothing else changes it.
+    paid = { ...invoice, ...paidChanges };
+    await writeLast(ctx, invoiceChangeStatement(invoice.id, paidChanges, { accountId: invoice.account_id, mode: invoice.mode, type: 'invoice.paid', data: invoiceView(paid), now }));
+  } else paid = await changeInvoice(ctx, invoice, paidChanges, 'invoice.paid', now);
+  await moveSubscription(ctx, paid, statusAfterPayment, now, options.subscription);
   return paid;
 }
 
@@ -142,32 +161,58 @@ function declineWithoutCard(deps: ProcessorServiceDeps, invoiceId: string, attem
   });
 }
 
-/**
- * Attempt `attempt`'s payment, found or written, or what stands in its way: the invoice read in
- * one statement, the payment written in one simple query (db/invoice-charges.ts writeInvoiceCharge),
- * outside a transaction.
- */
-async function openAttempt(deps: ProcessorServiceDeps, invoiceId: string, attempt: number): Promise<Opened> {
-  const read = await invoiceToCollect(deps.db, invoiceId, attempt);
-  const { invoice, card, plan } = read;
-  const opened = openedBefore(read, attempt);
-  if (opened !== null) {
-    // Written by a run the process stopped in before its outcome, and perhaps before its notices.
-    if (opened.kind === 'charge' && read.payment!.status === 'processing') await noteChargeUsage(deps, invoice, plan, await monthlyUsageCents(deps.db, invoice.account_id, invoice.mode, deps.clock.now()));
-    return opened;
-  }
-  if (card === null) return declineWithoutCard(deps, invoiceId, attempt);
-  const now = nowOnClock(deps, read.clockTime);
-  const payment = {
-    ...newChargeRow({ card, id: newId('payment', now.getTime()), amountCents: centsFromDb(invoice.amount_due_cents), description: `Invoice ${invoice.number}`, reference: invoice.number, now }),
+/** The payment of attempt `attempt` at the invoice as read, to the card read with it. */
+function attemptPayment(deps: ProcessorServiceDeps, { invoice, card, clockTime }: InvoiceToCollect, attempt: number): PaymentRow {
+  const now = nowOnClock(deps, clockTime);
+  return {
+    ...newChargeRow({ card: card!, id: newId('payment', now.getTime()), amountCents: centsFromDb(invoice.amount_due_cents), description: `Invoice ${invoice.number}`, reference: invoice.number, now }),
     invoice_id: invoice.id,
     invoice_attempt: attempt,
   };
-  const written = await writeInvoiceCharge(deps.db, payment, card, deps.clock.now());
-  // The invoice moved on since it was read (paid, voided, the attempt applied): what it says now.
-  if (written === null) return openAttempt(deps, invoiceId, attempt);
-  if (written.usedCents !== null) await noteChargeUsage(deps, invoice, plan, written.usedCents);
-  return { kind: 'charge', paymentId: written.paymentId };
+}
+
+/**
+ * The attempts' payments, found or written, or what stands in each one's way: the invoices read
+ * in one statement, the payments written in one simple query (db/invoice-charges.ts
+ * writeInvoiceCharges), outside a transaction.
+ */
+async function openAttempts(deps: ProcessorServiceDeps, attempts: readonly ChargeAttempt[]): Promise<Opened[]> {
+  const reads = await invoicesToCollect(deps.db, attempts);
+  const opened: Opened[] = [];
+  const toWrite: number[] = [];
+  for (const [i, read] of reads.entries()) {
+    const { attempt } = attempts[i]!;
+    const before = openedBefore(read, attempt);
+    if (before === null && read.card !== null) toWrite.push(i);
+    else if (before === null) opened[i] = await declineWithoutCard(deps, read.invoice.id, attempt);
+    else {
+      // Written by a run the process stopped in before its outcome, and perhaps before its notices.
+      if (before.kind === 'charge' && read.payment!.status === 'processing') await noteChargeUsage(deps, read.invoice, read.plan, await monthlyUsageCents(deps.db, read.invoice.account_id, read.invoice.mode, deps.clock.now()));
+      opened[i] = before;
+    }
+  }
+  if (toWrite.length === 0) return opened;
+  const written = await writeInvoiceCharges(deps.db, toWrite.map((i) => ({ payment: attemptPayment(deps, reads[i]!, attempts[i]!.attempt), card: reads[i]!.card! })), deps.clock.now());
+  const movedOn: number[] = [];
+  const noted = new Set<string>();
+  for (const [k, i] of toWrite.entries()) {
+    const charge = written[k] ?? null;
+    if (charge === null) {
+      movedOn.push(i);
+      continue;
+    }
+    opened[i] = { kind: 'charge', paymentId: charge.paymentId };
+    // Once per account and mode: the month's use read after these charges counts them all.
+    const { invoice, plan } = reads[i]!;
+    const scope = `${invoice.account_id} ${invoice.mode}`;
+    if (charge.usedCents !== null && !noted.has(scope)) {
+      noted.add(scope);
+      await noteChargeUsage(deps, invoice, plan, charge.usedCents);
+    }
+  }
+  // The invoices moved on since they were read (paid, voided, the attempt applied): what they say now.
+  if (movedOn.length > 0) (await openAttempts(deps, movedOn.map((i) => attempts[i]!))).forEach((step, k) => (opened[movedOn[k]!] = step));
+  return opened;
 }
 
 /**
@@ -182,29 +227,80 @@ async function noteChargeUsage(deps: ProcessorServiceDeps, invoice: InvoiceRow, 
   await inTransaction(deps, async (ctx) => noteLimitUsage(ctx, { account: (await findAccount(ctx.db, invoice.account_id))!, mode: invoice.mode }, usedCents));
 }
 
-/** The attempt's decided payment applied to its invoice, once. */
-function applyAttempt(deps: ProcessorServiceDeps, invoiceId: string, attempt: number): Promise<CollectionStep> {
-  return inTransaction(deps, async (ctx): Promise<CollectionStep> => {
-    const { invoice, payment, clockTime } = await invoiceToCollect(ctx.db, invoiceId, attempt, true);
-    if (invoice.status === 'paid') return { kind: 'paid' };
-    if (invoice.status !== 'open') return { kind: 'closed' };
-    if (invoice.attempt_count >= attempt) return declinedAsRecorded(invoice);
-    const now = nowOnClock(ctx, clockTime);
-    const { status, failure_message: failure } = payment!;
-    if (status === 'failed' || status === 'canceled') return recordInvoiceDecline(ctx, invoice, attempt, failure ?? 'The charge was not made.', now);
-    await recordInvoicePaid(ctx, invoice, now, { attempt_count: attempt });
-    return { kind: 'paid' };
+/**
+ * The attempts' decided payments applied to their invoices, once, in one transaction: the invoices
+ * and their subscriptions locked in one statement each, and an invoice paid changed with the COMMIT.
+ */
+function applyAttempts(deps: ProcessorServiceDeps, attempts: readonly ChargeAttempt[]): Promise<CollectionStep[]> {
+  if (attempts.length === 0) return Promise.resolve([]);
+  return inTransaction(deps, async (ctx): Promise<CollectionStep[]> => {
+    const reads = await invoicesToCollect(ctx.db, attempts, true);
+    const subscriptionIds = reads.flatMap(({ invoice }) => (invoice.subscription_id === null ? [] : [invoice.subscription_id]));
+    const locked = new Map((await lockSubscriptions(ctx.db, subscriptionIds)).map((row) => [row.id, row]));
+    // A subscription's row as locked, to its first invoice here only: one applied may move it.
+    const lockedRow = (id: string | null) => {
+      const row = id === null ? undefined : locked.get(id);
+      if (id !== null) locked.delete(id);
+      return row;
+    };
+    const steps: CollectionStep[] = [];
+    for (const [i, { invoice, payment, clockTime }] of reads.entries()) {
+      const { attempt } = attempts[i]!;
+      if (invoice.status !== 'open') steps.push({ kind: invoice.status === 'paid' ? 'paid' : 'closed' });
+      else if (invoice.attempt_count >= attempt) steps.push(declinedAsRecorded(invoice));
+      else if (payment!.status === 'failed' || payment!.status === 'canceled') {
+        lockedRow(invoice.subscription_id);
+        steps.push(await recordInvoiceDecline(ctx, invoice, attempt, payment!.failure_message ?? 'The charge was not made.', nowOnClock(ctx, clockTime)));
+      } else {
+        await recordInvoicePaid(ctx, invoice, nowOnClock(ctx, clockTime), { attempt_count: attempt }, { subscription: lockedRow(invoice.subscription_id), last: true });
+        steps.push({ kind: 'paid' });
+      }
+    }
+    return steps;
   });
 }
 
+/** An attempt at charging an invoice: 1 for the first charge, then one per retry. */
+export interface ChargeAttempt {
+  invoiceId: string;
+  attempt: number;
+  /**
+   * On a test clock, the collection's workflow, which waits for nothing more there once this
+   * attempt ends the collection (collectionEnds; `once`: one attempt only): its wait is taken off
+   * the clock with the attempt, as leaveClock would.
+   */
+  leave?: { workflowId: string; once: boolean };
+}
+
 /**
- * Attempt `attempt` at charging the invoice (1 for the first charge, then one per retry): made,
- * asked about while the processor has not answered (`pending`: ask again), and applied once
- * decided. Safe to call again at any point.
+ * The attempts at charging invoices made at one moment (a renewal's instant), taken together: each
+ * made, asked about while the processor has not answered (`pending`: ask again), and applied once
+ * decided. Safe to call again at any point. Where each stands, in order.
  */
+export async function chargeInvoices(deps: ProcessorServiceDeps, attempts: readonly ChargeAttempt[]): Promise<CollectionStep[]> {
+  // An invoice asked about twice at once (two attempts) has them taken one after the other: each reads what the other did.
+  const seen = new Set<string>();
+  const again = attempts.flatMap((a, i) => (seen.has(a.invoiceId) || !seen.add(a.invoiceId) ? [i] : []));
+  if (again.length > 0) {
+    const first = attempts.flatMap((_, i) => (again.includes(i) ? [] : [i]));
+    const steps: CollectionStep[] = [];
+    (await chargeInvoices(deps, first.map((i) => attempts[i]!))).forEach((step, k) => (steps[first[k]!] = step));
+    (await chargeInvoices(deps, again.map((i) => attempts[i]!))).forEach((step, k) => (steps[again[k]!] = step));
+    return steps;
+  }
+  const opened = await openAttempts(deps, attempts);
+  const charging = opened.flatMap((step, i) => (step.kind === 'charge' ? [{ i, paymentId: step.paymentId }] : []));
+  const settled = charging.length === 0 ? [] : await settleCharges(deps, charging.map((c) => c.paymentId));
+  const deciding = charging.filter((_, k) => settled[k] !== 'pending').map((c) => c.i);
+  const applied = await applyAttempts(deps, deciding.map((i) => attempts[i]!));
+  const steps = opened.map((step): CollectionStep => (step.kind === 'charge' ? { kind: 'pending' } : step));
+  deciding.forEach((i, k) => (steps[i] = applied[k]!));
+  const leaving = attempts.flatMap(({ leave }, i) => (leave !== undefined && collectionEnds(steps[i]!, leave.once) ? [leave.workflowId] : []));
+  if (leaving.length > 0) await leaveClocks(deps, leaving);
+  return steps;
+}
+
+/** One attempt at charging the invoice (chargeInvoices). */
 export async function chargeInvoice(deps: ProcessorServiceDeps, invoiceId: string, attempt: number): Promise<CollectionStep> {
-  const opened = await openAttempt(deps, invoiceId, attempt);
-  if (opened.kind !== 'charge') return opened;
-  if ((await settleCharge(deps, opened.paymentId)) === 'pending') return { kind: 'pending' };
-  return applyAttempt(deps, invoiceId, attempt);
+  return (await chargeInvoices(deps, [{ invoiceId, attempt }]))[0]!;
 }

@@ -1,7 +1,7 @@
 // Invoice charges and the monthly limit: charges made at the same moment for one account each
 // count in the month's use (the payments' trigger) and are never refused for the limit, and the
 // limit's notices go out once each, from the use each charge reads under the account's
-// processing_usage row (db/invoice-charges.ts writeInvoiceCharge). Plans with small limits
+// processing_usage row (db/invoice-charges.ts writeInvoiceCharges). Plans with small limits
 // (test/account/limits.ts): starter is Rs. 1,000 a month, approaching at Rs. 800.
 import assert from 'node:assert/strict';
 import type { MerchantKeys } from '../../db/merchants';
@@ -10,7 +10,7 @@ import { payAndKeep } from '../cards/card-flow';
 import { ik, startApiWithMerchant, type TestApi } from '../support/api';
 import { billingFlow } from './billing-flow';
 import { newId } from '../../crypto/ids';
-import { chargedCard, writeInvoiceCharge } from '../../db/invoice-charges';
+import { chargedCard, writeInvoiceCharges } from '../../db/invoice-charges';
 import { findInvoice } from '../../db/invoices';
 import { newChargeRow } from '../../db/saved-cards';
 import { centsFromDb } from '../../domain/money';
@@ -62,7 +62,7 @@ describe('invoice charges and the monthly limit', function () {
     const card = (await chargedCard(api.knex, invoice.customer_id, invoice.subscription_id))!;
     const now = invoice.finalized_at!;
     const payment = { ...newChargeRow({ card, id: newId('payment', now.getTime()), amountCents: centsFromDb(invoice.amount_due_cents), description: `Invoice ${invoice.number}`, reference: invoice.number, now }), invoice_id: invoice.id, invoice_attempt: 1 };
-    assert.ok(await writeInvoiceCharge(api.knex, payment, card, api.service.clock.now()));
+    assert.ok((await writeInvoiceCharges(api.knex, [{ payment, card }], api.service.clock.now()))[0]);
     assert.equal((await limitEvents(api, keys)).length, before);
 
     assert.deepEqual(await chargeInvoice(serviceDeps(api), invoice.id, 1), { kind: 'paid' });

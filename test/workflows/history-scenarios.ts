@@ -633,6 +633,18 @@ export const HISTORY_SCENARIOS: readonly HistoryScenario[] = [
     },
     result: undefined,
   },
+  {
+    workflowType: 'invoiceCollection',
+    name: 'on-clock-declined-then-paid-leaving-with-charge',
+    what: 'as on-clock-declined-then-paid, recorded after the change (patched leave-clock-with-charge) by which the attempt that ends the collection takes its wait off the clock: the paid retry is the last activity, no leaveClock follows',
+    objectId: 'in_rec_on_clock_leaving',
+    script: { collect: [{ kind: 'declined', nextAttemptAt: ladderAt(CLOCK_START, 1) }, { kind: 'paid' }], clockTime: [CLOCK_START] },
+    async drive(driver, id) {
+      await driver.start(invoiceCollectionStart(chargedInvoice(id), 'clock_rec_invoice'));
+      await clockAdvanced(driver, ladderAt(CLOCK_START, 1)!);
+    },
+    result: undefined,
+  },
 ];
 
 /** The file a scenario's history is kept in, relative to test/histories/. */
