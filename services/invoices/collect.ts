@@ -143,9 +143,14 @@ function declinedAsRecorded(invoice: InvoiceRow): CollectionStep {
   return { kind: 'declined', nextAttemptAt: invoice.next_attempt_at?.getTime() ?? null };
 }
 
+/** An invoice no longer open: paid (by this collection or on its page), or closed otherwise (voided, uncollectible). */
+function settledStep(invoice: InvoiceRow): CollectionStep {
+  return { kind: invoice.status === 'paid' ? 'paid' : 'closed' };
+}
+
 /** What the invoice as read says of attempt `attempt` when it has no charge to write: null when it has one. */
 function openedBefore({ invoice, payment, card }: InvoiceToCollect, attempt: number): Opened | null {
-  if (invoice.status !== 'open') return { kind: 'closed' };
+  if (invoice.status !== 'open') return settledStep(invoice);
   if (invoice.attempt_count >= attempt) return declinedAsRecorded(invoice);
   if (payment !== null) return { kind: 'charge', paymentId: payment.id };
   // A new subscription with no card is paid on its first invoice's page (its checkoutUrl).
@@ -246,7 +251,7 @@ function applyAttempts(deps: ProcessorServiceDeps, attempts: readonly ChargeAtte
     const steps: CollectionStep[] = [];
     for (const [i, { invoice, payment, clockTime }] of reads.entries()) {
       const { attempt } = attempts[i]!;
-      if (invoice.status !== 'open') steps.push({ kind: invoice.status === 'paid' ? 'paid' : 'closed' });
+      if (invoice.status !== 'open') steps.push(settledStep(invoice));
       else if (invoice.attempt_count >= attempt) steps.push(declinedAsRecorded(invoice));
       else if (payment!.status === 'failed' || payment!.status === 'canceled') {
         lockedRow(invoice.subscription_id);

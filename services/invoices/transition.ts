@@ -12,6 +12,7 @@ import { ApiError } from '../../domain/errors';
 import { actionAllowed, invoicePagePath, type InvoiceAction } from '../../domain/invoices';
 import { invoiceView } from '../../views/invoice';
 import type { TransactionContext } from '../context';
+import { runStatements, type Statement } from '../../db/sql';
 import { writeLast } from '../run';
 import { billingNowOf } from '../test-clocks/billing-now';
 import { recordInvoicePaid } from './collect';
@@ -49,14 +50,15 @@ export async function transitionInvoice(ctx: TransactionContext, invoiceId: stri
  * its events: its counter stays locked to the transaction's end. When the caller writes nothing
  * after (`last`) and the runner allows it, that statement goes with the COMMIT (an invoice charged to
  * the card; one sent or paid at once has more to write), and the invoice answered has no number yet.
- * `customer`: the customer's time, when the caller has read it.
+ * `customer`: the customer's time, when the caller has read it. `before`: the caller's writes
+ * that go just before the invoice's, with it at the COMMIT when it goes there.
  */
 export async function finalizeInvoice(
   ctx: TransactionContext,
   draft: InvoiceRow,
-  options: { fresh?: boolean; after?: readonly NewEvent[]; last?: boolean; customer?: CustomerTime },
+  options: { fresh?: boolean; after?: readonly NewEvent[]; last?: boolean; customer?: CustomerTime; before?: readonly Statement[] },
 ): Promise<InvoiceRow> {
-  const { fresh = false, after = [] } = options;
+  const { fresh = false, after = [], before = [] } = options;
   const customer = options.customer ?? (await customerTime(ctx.db, draft.customer_id));
   const now = customer.frozen_time ?? ctx.clock.now();
   const changes = {
@@ -79,9 +81,10 @@ export async function finalizeInvoice(
   // Charged to the card with nothing after it: its number is taken with the COMMIT, where the
   // transaction's runner allows it, and not known here.
   if (options.last === true && ctx.atCommit !== undefined && owes && opened.collection_method === 'charge_automatically') {
-    ctx.atCommit(statement);
+    for (const write of [...before, statement]) ctx.atCommit(write);
     return opened;
   }
+  await runStatements(ctx.db, before);
   const numbered = await writeNumberedInvoice(ctx.db, statement);
   if (!owes) return recordInvoicePaid(ctx, numbered, now);
   if (numbered.collection_method === 'send_invoice') await sendInvoice(ctx, numbered, now);

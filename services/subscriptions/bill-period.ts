@@ -8,7 +8,8 @@ import type { CustomerTime } from '../../db/customers';
 import type { NewEvent } from '../../db/events';
 import type { InvoiceRow } from '../../db/invoices';
 import { termsOf } from '../../db/prices';
-import { lockSubscription, updateSubscription, type PricedItem, type SubscriptionRow } from '../../db/subscriptions';
+import { lockSubscription, subscriptionUpdateStatement, updateSubscription, type PricedItem, type SubscriptionRow } from '../../db/subscriptions';
+import type { Statement } from '../../db/sql';
 import { periodFrom, type BilledPeriod, type Recurrence } from '../../domain/billing-periods';
 import { periodLines, type BilledItem, type BillingReason, type CollectionMethod, type InvoiceLine } from '../../domain/invoices';
 import { subscriptionView } from '../../views/subscription';
@@ -50,7 +51,7 @@ export async function billPeriod(
   reason: BillingReason,
   now: Date,
   collection: { method: CollectionMethod; daysUntilDue: number | null } = { method: subscription.collection_method, daysUntilDue: subscription.days_until_due },
-  written: { id?: string; after?: NewEvent[]; last?: boolean; customer?: CustomerTime } = {},
+  written: { id?: string; after?: NewEvent[]; last?: boolean; customer?: CustomerTime; before?: Statement[] } = {},
 ): Promise<InvoiceRow> {
   const draft = draftRow({
     id: written.id ?? newId('invoice', now.getTime()),
@@ -67,7 +68,7 @@ export async function billPeriod(
     memo: null,
     created_at: now,
   });
-  return finalizeInvoice(ctx, draft, { fresh: true, after: written.after, last: written.last, customer: written.customer });
+  return finalizeInvoice(ctx, draft, { fresh: true, after: written.after, last: written.last, customer: written.customer, before: written.before });
 }
 
 /** How a period starts: the row's `changes`, its invoice's collection (the subscription's by default), and the customer's time when read already. */
@@ -85,11 +86,15 @@ export interface PeriodStart {
  */
 export async function startPeriod(ctx: TransactionContext, subscription: SubscriptionRow, items: PricedItem[], period: BilledPeriod, now: Date, start: PeriodStart = {}): Promise<SubscriptionRow> {
   // The subscription's new state first, so the invoice's payment (one owing nothing is paid at
-  // once) moves it on from there; the invoice last, as its number is taken with it.
+  // once) moves it on from there; the invoice last, as its number is taken with it. With nothing
+  // after them (a renewal; the caller holds the row locked, so the update leaves it as merged
+  // here) the update is written with the invoice, at the COMMIT when the invoice goes there.
   const invoiceId = newId('invoice', now.getTime());
-  const moved = await updateSubscription(ctx.db, subscription.id, { ...start.changes, current_period_start: period.start, current_period_end: period.end, latest_invoice_id: invoiceId });
+  const changes = { ...start.changes, current_period_start: period.start, current_period_end: period.end, latest_invoice_id: invoiceId };
+  const moved = start.last === true ? { ...subscription, ...changes } : await updateSubscription(ctx.db, subscription.id, changes);
+  const before = start.last === true ? [subscriptionUpdateStatement(subscription.id, changes)] : [];
   const updated = { accountId: moved.account_id, mode: moved.mode, type: 'customer.subscription.updated' as const, data: subscriptionView(moved, items), now };
-  const invoice = await billPeriod(ctx, moved, subscriptionLines(items, period), period, 'subscription_cycle', now, start.collection, { id: invoiceId, after: [updated], last: start.last, customer: start.customer });
+  const invoice = await billPeriod(ctx, moved, subscriptionLines(items, period), period, 'subscription_cycle', now, start.collection, { id: invoiceId, after: [updated], last: start.last, customer: start.customer, before });
   // Paid at once, it may have moved the subscription on.
   return invoice.status === 'paid' ? lockSubscription(ctx.db, subscription.id) : moved;
 }

@@ -136,9 +136,8 @@ describe('invoice charges taken together (chargeInvoices)', function () {
     });
     const before = await recorded();
 
-    // The paid invoice is no longer open: its collection is over either way (collectionEnds), and
-    // the answer says so as `closed` (openedBefore), not `paid`; the declined one as recorded.
-    assert.deepEqual(await chargeInvoices(deps, attempts), [{ kind: 'closed' }, ladderStep(declined)]);
+    // The paid invoice is answered paid again; the declined one as recorded.
+    assert.deepEqual(await chargeInvoices(deps, attempts), [{ kind: 'paid' }, ladderStep(declined)]);
     assert.deepEqual(await recorded(), before);
     assert.equal((await eventsAbout('invoice.paid', paid.id)).length, 1);
     assert.equal((await eventsAbout('invoice.payment_failed', declined.id)).length, 2);
@@ -153,8 +152,8 @@ describe('invoice charges taken together (chargeInvoices)', function () {
       { invoiceId: paid.id, attempt: 2 },
       { invoiceId: declined.id, attempt: 2 },
     ]);
-    // The second ask of the paid invoice finds it paid (`closed`, as a retry does); of the declined one, the decline recorded.
-    assert.deepEqual(steps, [{ kind: 'paid' }, ladderStep(declined), { kind: 'closed' }, ladderStep(declined)]);
+    // The second ask of the paid invoice finds it paid; of the declined one, the decline recorded.
+    assert.deepEqual(steps, [{ kind: 'paid' }, ladderStep(declined), { kind: 'paid' }, ladderStep(declined)]);
     assert.deepEqual((await chargesOf(paid.id)).map((c: any) => [c.invoice_attempt, c.status]), [[1, 'failed'], [2, 'succeeded']]);
     assert.deepEqual((await chargesOf(declined.id)).map((c: any) => [c.invoice_attempt, c.status]), [[1, 'failed'], [2, 'failed']]);
     assert.deepEqual(await processorChargesOf(paid.id), [[1, 'declined'], [2, 'approved']]);

@@ -32,7 +32,7 @@ import { createWorkflowCreator } from './sandbox';
 import { SignalsAndUpdates } from './signals-and-updates';
 import { TimerCommands } from './timers';
 import { bundleWorkflows, type WorkflowBundle } from './workflow-bundle';
-import { WorkflowCache } from './workflow-cache';
+import { defaultMaxCachedWorkflows, WorkflowCache } from './workflow-cache';
 import { ExecutionCommands } from './workflow-execution';
 import { WorkflowTasks } from './workflow-tasks';
 import { WorkflowBlockedError, WorkflowClosedError, WorkflowNotFoundError, WorkflowTaskFailedError } from '../../orchestration/errors';
@@ -73,17 +73,18 @@ export interface EngineOptions {
   /** Keep the history of closed runs (for export and replay). Default: on with a virtual clock. */
   keepClosedHistory?: boolean;
   /**
-   * Open workflows kept in the sandbox at once (2,000 unless stated), as a Temporal worker's
-   * workflow cache does: beyond it the least recently used idle one is evicted, and a workflow
-   * going to sleep for a minute or more is evicted right after its task. An evicted workflow's
-   * sandbox (some 20 kB) is freed, and rebuilt by replaying the activations it was given when it
-   * next has work.
+   * Open workflows kept in the sandbox at once (by default from the heap's limit, as a Temporal
+   * worker's workflow cache: workflow-cache.ts defaultMaxCachedWorkflows), beyond which the least
+   * recently used idle one is evicted; a workflow going to sleep for a minute or more is evicted
+   * right after its task. An evicted workflow's sandbox is freed, and rebuilt by replaying the
+   * activations it was given when it next has work.
    */
   maxCachedWorkflows?: number;
   /**
-   * Activity attempts running at once (20 unless stated; a Temporal worker's
-   * maxConcurrentActivityTaskExecutions): the rest wait their turn, so a renewal storm does not
-   * queue thousands on the database's pool.
+   * Activity attempts running at once (200 unless stated; a Temporal worker's
+   * maxConcurrentActivityTaskExecutions): the rest wait their turn, so a storm of activities does
+   * not queue thousands on the database's pool. Those called together are taken in batches
+   * (activities/batched.ts), so the cap also bounds how many can be.
    */
   maxConcurrentActivities?: number;
 }
@@ -131,8 +132,8 @@ export class EmbeddedEngine {
     // the one cycle between the collaborators, closed here.
     const deliver: Deliver = (run, delivery) => this.tasks.deliver(run, delivery);
     this.runs = new RunRegistry(creator, this.clock, this.namespace, this.taskQueue, deliver);
-    this.cache = new WorkflowCache(this.clock, options.maxCachedWorkflows ?? 2_000, this.work);
-    this.activities = new ActivityCommands(this.clock, this.namespace, activityFns, log, this.work, deliver, options.maxConcurrentActivities ?? 20);
+    this.cache = new WorkflowCache(this.clock, options.maxCachedWorkflows ?? defaultMaxCachedWorkflows(), this.work);
+    this.activities = new ActivityCommands(this.clock, this.namespace, activityFns, log, this.work, deliver, options.maxConcurrentActivities ?? 200);
     this.signalsAndUpdates = new SignalsAndUpdates(this.clock);
     const timers = new TimerCommands(this.clock, deliver);
     const children = new ChildWorkflowCommands(this.clock, this.namespace, this.runs, deliver);
