@@ -5,7 +5,7 @@
 // the query itself; everything off the hot path keeps using it.
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import pg, { type PoolClient, type QueryResult, type QueryResultRow } from 'pg';
+import type { PoolClient, QueryResult, QueryResultRow } from 'pg';
 
 interface PooledClient {
   acquireConnection(): Promise<PoolClient>;
@@ -33,7 +33,17 @@ export async function sql<Row extends QueryResultRow>(db: Knex | Knex.Transactio
   }
 }
 
-/** A value written into SQL text as a literal: strings (dates as ISO 8601) escaped by node-postgres. */
+/**
+ * A string as an SQL literal, as node-postgres's escapeLiteral writes it (quotes doubled; with a
+ * backslash, an E'' string with backslashes doubled), by the string's own replace: escapeLiteral
+ * builds it a character at a time, which for the events' JSON was a twentieth of a renewal storm's CPU.
+ */
+function quoted(text: string): string {
+  const doubled = text.replace(/'/g, "''");
+  return text.includes('\\') ? ` E'${doubled.replace(/\\/g, '\\\\')}'` : `'${doubled}'`;
+}
+
+/** A value written into SQL text as a literal: strings (dates as ISO 8601) quoted. */
 function literal(value: unknown): string {
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'number') {
@@ -44,7 +54,7 @@ function literal(value: unknown): string {
   if (Array.isArray(value)) return `array[${value.map(literal).join(', ')}]`;
   // JSON is the caller's to write as text: String() of an object would write "[object Object]".
   if (typeof value === 'object' && !(value instanceof Date)) throw new Error('an object given as an SQL literal: write it as JSON text');
-  return pg.escapeLiteral(value instanceof Date ? value.toISOString() : String(value));
+  return quoted(value instanceof Date ? value.toISOString() : String(value));
 }
 
 /**

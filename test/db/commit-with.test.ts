@@ -1,5 +1,5 @@
 // A transaction's last writes sent with its COMMIT (db/sql.ts commitWith): committed with everything
-// before them, their values written in as literals (arrays, quotes and a `$1` in a value included),
+// before them, their values written in as literals (arrays, quotes, backslashes and a `$1` in a value included),
 // and a write after them refused rather than landing outside the transaction they ended.
 import assert from 'node:assert/strict';
 import type { Knex } from 'knex';
@@ -25,11 +25,11 @@ describe('the last write sent with the COMMIT', () => {
     const written = await knex.transaction(async (trx) => {
       await trx('notes').insert({ id: 1, body: 'before', tags: [] });
       return commitWith(trx, [
-        { text: 'insert into notes values ($1, $2, $3::text[]) returning *', values: [2, "it's the last, $1 and all", ['a', "b'c"]] },
+        { text: 'insert into notes values ($1, $2, $3::text[]) returning *', values: [2, "it's the last, $1 and all", ['a', "b'c", 'C:\\dir\\it\'s', '{"q":"\\"\'"}']] },
         { text: 'insert into notes values ($1, $2, $3::text[]) returning id', values: [3, 'and this', []] },
       ]);
     });
-    assert.deepEqual(written, [[{ id: 2, body: "it's the last, $1 and all", tags: ['a', "b'c"] }], [{ id: 3 }]]);
+    assert.deepEqual(written, [[{ id: 2, body: "it's the last, $1 and all", tags: ['a', "b'c", 'C:\\dir\\it\'s', '{"q":"\\"\'"}'] }], [{ id: 3 }]]);
     assert.deepEqual((await knex('notes').orderBy('id')).map((n: { id: number }) => n.id), [1, 2, 3]);
 
     await assert.rejects(
