@@ -110,7 +110,7 @@ export function numberedInvoiceStatement(write: { insert: InvoiceRow } | { draft
   const text = `with ${NUMBERED_SQL}, written as (${written}),
     recorded as (${insertEventsSql(values.length + 1, { from: 'written', data: (json) => `replace(${json}, ${mark}, to_json(written.number)::text)` })})
     select written.*, ${NOTIFY_IF_UNDISPATCHED} as notified from written`;
-  return { text, values: [...values, ...eventArrays(events)] };
+  return { text, values: [...values, ...eventArrays(events)], contended: true };
 }
 
 /** Runs numberedInvoiceStatement now: the invoice as written. */

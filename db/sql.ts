@@ -85,6 +85,12 @@ async function sendSimple(db: Knex | Knex.Transaction, text: string): Promise<Qu
 export interface Statement {
   text: string;
   values: readonly unknown[];
+  /**
+   * It takes a row many transactions wait for (an account's invoice counter): among a
+   * transaction's last writes it goes after the others (services/run.ts inTransaction), so the
+   * row is held for as short a time as can be.
+   */
+  contended?: boolean;
 }
 
 /**

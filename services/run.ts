@@ -42,7 +42,8 @@ export async function inTransaction<T>(deps: ServiceDeps, work: (ctx: Transactio
     const last: Statement[] = [];
     // Assigned, not spread: the context's port is a getter, read only when used.
     const done = await work(Object.assign(serviceContext(deps, trx, effects), { atCommit: (statement: Statement) => void last.push(statement) }));
-    if (last.length > 0) await commitWith(trx, last);
+    // The contended writes last: a renewal batch's invoice numbers are taken in its final statements.
+    if (last.length > 0) await commitWith(trx, [...last.filter((s) => s.contended !== true), ...last.filter((s) => s.contended === true)]);
     return done;
   });
   await runEffects(effects, deps.log);
