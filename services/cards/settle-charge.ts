@@ -81,12 +81,15 @@ export async function settleCharges(deps: ProcessorServiceDeps, paymentIds: read
       }),
     )
   ).flat();
-  // The receipt in the language the customer agreed to keep the card in; the time read with the charge.
-  const recorded = await runStatements(
-    deps.db,
-    decided.map(({ i, outcome }) => {
+  // The receipt in the language the customer agreed to keep the card in; the time read with the
+  // charge. Each outcome in a statement of its own, side by side: each takes the account's running
+  // totals (the payments' trigger), which one statement of many would hold for all of them, while
+  // the account's other payments wait.
+  const recorded = await Promise.all(
+    decided.map(async ({ i, outcome }) => {
       const { payment, card, merchant, clockTime } = found[i]!;
-      return paymentOutcomeStatement(deps, payment, outcome, payment.attempts, { ...merchant, locale: card.consent_locale }, nowOnClock(deps, clockTime));
+      const [rows] = await runStatements(deps.db, [paymentOutcomeStatement(deps, payment, outcome, payment.attempts, { ...merchant, locale: card.consent_locale }, nowOnClock(deps, clockTime))]);
+      return rows!;
     }),
   );
   for (const [k, { i }] of decided.entries()) {

@@ -6,9 +6,11 @@
 // (services/cards/settle-charge.ts), then applied to the invoice once: paid (invoice.paid, the
 // subscription running again), or declined (attemptCount, lastFailure, nextAttemptAt on the ladder,
 // invoice.payment_failed and the customer emailed with the page's link; the subscription past_due,
-// then unpaid). A renewal storm runs every step of this at once for one account, so each reads the
-// invoice with all it needs in one statement (db/invoice-charges.ts), and the payment's write holds
-// the account's hot processing_usage row inside PostgreSQL only.
+// then unpaid). A renewal storm runs every step of this at once for one account, so the attempts
+// asked for at one moment are taken together (chargeInvoices): their invoices read with all they
+// need in one statement (db/invoice-charges.ts), their payments written in one simple query that
+// holds the account's hot processing_usage row inside PostgreSQL only, the processor asked about
+// all of them in one call, and the invoices paid in one transaction.
 import { newId } from '../../crypto/ids';
 import { findAccount } from '../../db/accounts';
 import { recordEvent } from '../../db/events';

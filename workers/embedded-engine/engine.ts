@@ -81,10 +81,10 @@ export interface EngineOptions {
    */
   maxCachedWorkflows?: number;
   /**
-   * Activity attempts running at once (200 unless stated; a Temporal worker's
+   * Activity attempts running at once (100 unless stated, a Temporal worker's default
    * maxConcurrentActivityTaskExecutions): the rest wait their turn, so a storm of activities does
-   * not queue thousands on the database's pool. Those called together are taken in batches
-   * (activities/batched.ts), so the cap also bounds how many can be.
+   * not queue thousands on the database's pool, where the API's requests wait too. Those called
+   * together are taken in batches (activities/batched.ts), so the cap also bounds how many can be.
    */
   maxConcurrentActivities?: number;
 }
@@ -133,7 +133,7 @@ export class EmbeddedEngine {
     const deliver: Deliver = (run, delivery) => this.tasks.deliver(run, delivery);
     this.runs = new RunRegistry(creator, this.clock, this.namespace, this.taskQueue, deliver);
     this.cache = new WorkflowCache(this.clock, options.maxCachedWorkflows ?? defaultMaxCachedWorkflows(), this.work);
-    this.activities = new ActivityCommands(this.clock, this.namespace, activityFns, log, this.work, deliver, options.maxConcurrentActivities ?? 200);
+    this.activities = new ActivityCommands(this.clock, this.namespace, activityFns, log, this.work, deliver, options.maxConcurrentActivities ?? 100);
     this.signalsAndUpdates = new SignalsAndUpdates(this.clock);
     const timers = new TimerCommands(this.clock, deliver);
     const children = new ChildWorkflowCommands(this.clock, this.namespace, this.runs, deliver);
