@@ -52,8 +52,9 @@ export async function settleCharge(deps: ProcessorServiceDeps, paymentId: string
 }
 
 /**
- * settleCharge for many charges at once (an instant's invoice charges): read in one statement,
- * asked about side by side, their outcomes recorded in one round trip. Their results, in order.
+ * settleCharge for many charges at once (an instant's invoice charges, a burst of saved-card
+ * charges due together): read in one statement, asked of the processor in one call per mode, their
+ * outcomes recorded side by side. Their results, in order.
  */
 export async function settleCharges(deps: ProcessorServiceDeps, paymentIds: readonly string[]): Promise<ChargeResult[]> {
   const found = await findChargesToSettle(deps.db, paymentIds);
