@@ -88,24 +88,27 @@ export async function invoiceToCollect(db: Db, invoiceId: string, attempt: numbe
 }
 
 /**
- * An attempt's payment written while its invoice is open with the attempt still to make (the
- * invoice held for update to the end), unless it was written before (payments_invoice_attempt).
+ * The attempts' payments written in one statement, each while its invoice is open with the attempt
+ * still to make (the invoices held for update to the end, taken in id order), unless written
+ * before (payments_invoice_attempt): one statement, so the account's running totals, which the
+ * payments' trigger takes at the first row, are held for it and the reads after it only. Its rows:
+ * the invoices whose payment it wrote.
  */
-function chargeStatement(payment: PaymentRow, card: ChargedCard): Statement {
-  const row: Record<string, unknown> = {
+function chargesStatement(charges: readonly { payment: PaymentRow; card: ChargedCard }[]): Statement {
+  const rows = charges.map(({ payment, card }) => ({
     ...payment,
-    order: payment.order === null ? null : JSON.stringify(payment.order),
     card_expiry_month: card.expiry_month,
     card_expiry_year: card.expiry_year,
     card_token: card.processor_token,
-  };
-  const columns = Object.keys(row);
-  const text = `with open as (select 1 from invoices where id = $1 and status = 'open' and attempt_count < $2 for update)
-    insert into payments (${columns.map((column) => `"${column}"`).join(', ')})
-    select ${columns.map((_, i) => `$${i + 3}`).join(', ')} from open
+  }));
+  const columns = Object.keys(rows[0]!).map((column) => `"${column}"`).join(', ');
+  const text = `with given as (select * from jsonb_populate_recordset(null::payments, $1::jsonb)),
+    open as (select i.id from invoices i join given g on g.invoice_id = i.id
+      where i.status = 'open' and i.attempt_count < g.invoice_attempt order by i.id for update of i)
+    insert into payments (${columns}) select ${columns} from given where invoice_id in (select id from open)
     on conflict (invoice_id, invoice_attempt) where invoice_attempt is not null do nothing
-    returning 1`;
-  return { text, values: [payment.invoice_id, payment.invoice_attempt, ...columns.map((column) => row[column])] };
+    returning invoice_id`;
+  return { text, values: [JSON.stringify(rows)] };
 }
 
 const ATTEMPT_PAYMENTS_SQL = `select r.n, p.id from unnest($1::text[], $2::int[]) with ordinality r(invoice_id, attempt, n)
@@ -119,8 +122,8 @@ export interface WrittenCharge {
 }
 
 /**
- * The attempts' payments (of invoices, their attempts set), written in one simple query (one
- * implicit transaction; the invoices locked in their order), then read with the month's use of
+ * The attempts' payments (of invoices, their attempts set, each invoice once), written in one
+ * simple query (one implicit transaction; chargesStatement), then read with the month's use of
  * each account and mode: the payments' trigger (migration 015) took each account's
  * processing_usage row in its inserts, so that read counts every charge before these and these,
  * and the row is held inside PostgreSQL only, until the implicit commit. For each, in order: the
@@ -128,15 +131,15 @@ export interface WrittenCharge {
  * applied) since it was read.
  */
 export async function writeInvoiceCharges(db: Knex, charges: readonly { payment: PaymentRow; card: ChargedCard }[], usageAt: Date): Promise<(WrittenCharge | null)[]> {
-  const order = charges.map((_, i) => i).sort((a, b) => (charges[a]!.payment.invoice_id! < charges[b]!.payment.invoice_id! ? -1 : 1));
   const scopes = [...new Set(charges.map(({ payment }) => `${payment.account_id} ${payment.mode}`))].map((scope) => scope.split(' ') as [string, PaymentRow['mode']]);
   const results = await runStatements(db, [
-    ...order.map((i) => chargeStatement(charges[i]!.payment, charges[i]!.card)),
+    chargesStatement(charges),
     ...scopes.map(([accountId, mode]) => ({ text: MONTHLY_USAGE_SQL, values: monthlyUsageParams(accountId, mode, usageAt) })),
     { text: ATTEMPT_PAYMENTS_SQL, values: [charges.map((c) => c.payment.invoice_id), charges.map((c) => c.payment.invoice_attempt)] },
   ]);
-  const inserted = new Set(order.filter((_, k) => results[k]!.length === 1));
-  const used = new Map(scopes.map(([accountId, mode], k) => [`${accountId} ${mode}`, Number((results[order.length + k]![0] as { used: string | number }).used)]));
+  const insertedFor = new Set((results[0] as { invoice_id: string }[]).map((row) => row.invoice_id));
+  const inserted = new Set(charges.flatMap(({ payment }, i) => (insertedFor.has(payment.invoice_id!) ? [i] : [])));
+  const used = new Map(scopes.map(([accountId, mode], k) => [`${accountId} ${mode}`, Number((results[1 + k]![0] as { used: string | number }).used)]));
   const written: (WrittenCharge | null)[] = charges.map(() => null);
   for (const { n, id } of results[results.length - 1] as { n: string; id: string | null }[]) {
     const i = Number(n) - 1;
