@@ -123,13 +123,13 @@ export async function postWebhook(
   const transport = url.protocol === 'https:' ? https : http;
   return new Promise<PostOutcome>((resolve) => {
     let settled = false;
-    const finish = (outcome: Omit<PostOutcome, 'latencyMs'>) => {
+    const finish = (outcome: Omit<PostOutcome, 'latencyMs'>, atLeastMs = 0) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       // A transport error's text can quote what the receiver sent.
       const error = outcome.error === null ? null : storableText(Buffer.from(outcome.error), options.responseLimit);
-      resolve({ ...outcome, error, latencyMs: latency() });
+      resolve({ ...outcome, error, latencyMs: Math.max(latency(), atLeastMs) });
     };
     const req = transport.request(url, {
       method: 'POST',
@@ -138,7 +138,9 @@ export async function postWebhook(
       agent: connectionPool(url.protocol, options),
     });
     const timer = setTimeout(() => {
-      finish({ statusCode: null, responseBody: null, error: `no answer within ${options.timeoutMs} ms` });
+      // Node's timers may fire a millisecond before performance.now() says the time is up: an
+      // attempt cut off by the timeout lasted all of it.
+      finish({ statusCode: null, responseBody: null, error: `no answer within ${options.timeoutMs} ms` }, options.timeoutMs);
       req.destroy();
     }, Math.max(0, options.timeoutMs - latency()));
     req.on('error', (err) => finish({ statusCode: null, responseBody: null, error: err.message }));
