@@ -9,7 +9,7 @@ import type { InvoiceRow } from './invoices';
 import { MONTHLY_USAGE_SQL, monthlyUsageParams } from './monthly-usage';
 import type { PaymentRow } from './payments';
 import type { SavedCardRow } from './saved-cards';
-import { runStatements, sql, type Statement } from './sql';
+import { runStatements, sql, updateByIdStatement, type Statement } from './sql';
 
 type Db = Knex | Knex.Transaction;
 
@@ -165,7 +165,6 @@ export async function changeInvoiceRecordingEvent(db: Db, invoiceId: string, cha
 
 /** The statement of changeInvoiceRecordingEvent, to be sent with others. */
 export function invoiceChangeStatement(invoiceId: string, changes: InvoiceChanges, event: NewEvent, email?: NewEmailRow): Statement {
-  const columns = Object.keys(changes) as (keyof InvoiceChanges)[];
-  const change = `update invoices set ${columns.map((column, i) => `"${column}" = $${i + 2}`).join(', ')} where id = $1 returning *`;
-  return changeRecordingEventStatement(change, [invoiceId, ...columns.map((column) => changes[column])], event, email);
+  const change = updateByIdStatement('invoices', invoiceId, changes, ' returning *');
+  return changeRecordingEventStatement(change.text, change.values, event, email);
 }

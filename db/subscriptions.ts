@@ -4,7 +4,7 @@ import type { Mode } from '../domain/api-keys';
 import type { CollectionMethod } from '../domain/invoices';
 import type { SubscriptionStatus, TrialEndBehavior } from '../domain/subscription-rules';
 import type { PricedRow } from './prices';
-import { sql, type Statement } from './sql';
+import { sql, updateByIdStatement, type Statement } from './sql';
 import type { TestClockRow } from './test-clocks';
 
 type Db = Knex | Knex.Transaction;
@@ -68,11 +68,9 @@ export async function updateSubscription(db: Db, id: string, changes: Partial<Su
   return row!;
 }
 
-/** updateSubscription's write as a statement, to be sent with others (its JSON columns written as text). */
+/** updateSubscription's write as a statement, to be sent with others. */
 export function subscriptionUpdateStatement(id: string, changes: Partial<SubscriptionRow>): Statement {
-  const columns = Object.keys(changes) as (keyof SubscriptionRow)[];
-  const value = (v: unknown) => (v !== null && typeof v === 'object' && !(v instanceof Date) ? JSON.stringify(v) : v);
-  return { text: `update subscriptions set ${columns.map((column, i) => `"${column}" = $${i + 2}`).join(', ')} where id = $1`, values: [id, ...columns.map((column) => value(changes[column]))] };
+  return updateByIdStatement('subscriptions', id, changes);
 }
 
 export async function lockSubscription(db: Db, id: string): Promise<SubscriptionRow> {

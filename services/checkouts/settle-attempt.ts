@@ -11,7 +11,7 @@ import { planOf } from '../../domain/plans';
 import { findAccount } from '../../db/accounts';
 import { findCheckout } from '../../db/checkouts';
 import { changedRow, changeRecordingEventStatement } from '../../db/events';
-import { runStatements, type Statement } from '../../db/sql';
+import { runStatements, updateByIdStatement, type Statement } from '../../db/sql';
 import { findPayment, processorReference, type PaymentRow } from '../../db/payments';
 import { recordPagePayment } from '../invoices/collect';
 import type { CardProcessor, ProcessorOutcome, ReportedCard } from '../../processor/port';
@@ -130,14 +130,13 @@ export function paymentOutcomeStatement(ctx: Pick<ServiceContext, 'config'>, pay
       settled_attempt: attempt,
     };
   }
-  const columns = Object.keys(patch);
-  const change = `update payments set ${columns.map((column, i) => `"${column}" = $${i + 2}`).join(', ')} where id = $1 and status = 'processing' returning *`;
+  const change = updateByIdStatement('payments', payment.id, patch, " and status = 'processing' returning *");
   // The event carries the payment as the update leaves it: nothing but this changes a payment
   // while it is `processing`, so that is the row as read with the patch applied.
   const type = patch.status === 'succeeded' ? 'payment.succeeded' : 'payment.failed';
   const paid = { ...payment, ...patch } as PaymentRow;
   const event = { accountId: payment.account_id, mode: payment.mode, type, data: paymentView(paid), now } as const;
-  return changeRecordingEventStatement(change, [payment.id, ...columns.map((column) => patch[column])], event, receiptOf(paid, merchant, now));
+  return changeRecordingEventStatement(change.text, change.values, event, receiptOf(paid, merchant, now));
 }
 
 /** The log line of a payment's outcome, once committed, by the call that settled it (a retry logs nothing twice). */

@@ -73,17 +73,29 @@ async function cancelUnpaid(ctx: TransactionContext, invoice: InvoiceRow, now: D
 /**
  * The invoice (as locked by the caller's transaction) changed, with its event of `type` carrying
  * it as changed (and `email`, if given), in one statement: the event's data is made before the
- * write, from the locked row with the changes applied.
+ * write, from the locked row with the changes applied, which is also the row answered. `last`:
+ * nothing after it in the transaction reads the invoice again, so the write may go with the COMMIT
+ * (services/run.ts writeLast).
  */
-function changeInvoice(ctx: TransactionContext, invoice: InvoiceRow, changes: InvoiceChanges, type: 'invoice.paid' | 'invoice.payment_failed', now: Date, email?: EmailToKeep): Promise<InvoiceRow> {
-  const event = { accountId: invoice.account_id, mode: invoice.mode, type, data: invoiceView({ ...invoice, ...changes }), now };
-  return changeInvoiceRecordingEvent(ctx.db, invoice.id, changes, event, email && emailRow(email));
+async function changeInvoice(
+  ctx: TransactionContext,
+  invoice: InvoiceRow,
+  changes: InvoiceChanges,
+  type: 'invoice.paid' | 'invoice.payment_failed',
+  now: Date,
+  options: { email?: EmailToKeep; last?: boolean } = {},
+): Promise<InvoiceRow> {
+  const changed = { ...invoice, ...changes };
+  const event = { accountId: invoice.account_id, mode: invoice.mode, type, data: invoiceView(changed), now };
+  const email = options.email && emailRow(options.email);
+  if (options.last !== true) return changeInvoiceRecordingEvent(ctx.db, invoice.id, changes, event, email);
+  await writeLast(ctx, invoiceChangeStatement(invoice.id, changes, event, email));
+  return changed;
 }
 
 /**
  * An open invoice paid in full (by its charge, or on its page): invoice.paid, and its subscription
- * running again. `subscription`: its row, locked by the caller already. `last`: nothing after it in
- * the transaction reads the invoice again, so its change may go with the COMMIT (services/run.ts writeLast).
+ * running again. `subscription`: its row, locked by the caller already. `last`: as changeInvoice's.
  */
 export async function recordInvoicePaid(
   ctx: TransactionContext,
@@ -93,12 +105,7 @@ export async function recordInvoicePaid(
   options: { subscription?: SubscriptionRow; last?: boolean } = {},
 ): Promise<InvoiceRow> {
   const paidChanges = { ...changes, status: 'paid' as const, amount_paid_cents: invoice.amount_due_cents, paid_at: now, next_attempt_at: null };
-  let paid: InvoiceRow;
-  if (options.last === true) {
-    // The row as the update leaves it: the invoice is locked, and nothing else changes it.
-    paid = { ...invoice, ...paidChanges };
-    await writeLast(ctx, invoiceChangeStatement(invoice.id, paidChanges, { accountId: invoice.account_id, mode: invoice.mode, type: 'invoice.paid', data: invoiceView(paid), now }));
-  } else paid = await changeInvoice(ctx, invoice, paidChanges, 'invoice.paid', now);
+  const paid = await changeInvoice(ctx, invoice, paidChanges, 'invoice.paid', now, { last: options.last });
   await moveSubscription(ctx, paid, statusAfterPayment, now, options.subscription);
   return paid;
 }
@@ -121,14 +128,15 @@ async function recordInvoiceDecline(ctx: TransactionContext, invoice: InvoiceRow
   const onLadder = invoice.billing_reason !== 'subscription_create' && invoice.collection_method === 'charge_automatically';
   const next = onLadder ? nextAttemptAt(firstFailedAt, attempt) : null;
   const changes = { attempt_count: attempt, last_failure: failure, first_failed_at: firstFailedAt, next_attempt_at: next };
-  const declined = await changeInvoice(ctx, invoice, changes, 'invoice.payment_failed', now, {
+  const email: EmailToKeep = {
     accountId: invoice.account_id,
     mode: invoice.mode,
     ...(await customerRecipient(ctx, invoice.account_id, invoice.customer_id)),
     content: { kind: 'payment_failed', number: invoice.number!, amountCents: centsFromDb(invoice.amount_due_cents), nextAttemptAt: next, link: invoice.hosted_url! },
     objectId: invoice.id,
     at: now,
-  });
+  };
+  const declined = await changeInvoice(ctx, invoice, changes, 'invoice.payment_failed', now, { email });
   if (onLadder) {
     // At the ladder's end, the account's choice: unpaid, or canceled (the invoice left open to be paid on its page).
     const end = next === null ? (await findAccount(ctx.db, declined.account_id))!.dunningEnd : 'unpaid';
@@ -287,7 +295,11 @@ export interface ChargeAttempt {
 export async function chargeInvoices(deps: ProcessorServiceDeps, attempts: readonly ChargeAttempt[]): Promise<CollectionStep[]> {
   // An invoice asked about twice at once (two attempts) has them taken one after the other: each reads what the other did.
   const seen = new Set<string>();
-  const again = attempts.flatMap((a, i) => (seen.has(a.invoiceId) || !seen.add(a.invoiceId) ? [i] : []));
+  const again: number[] = [];
+  attempts.forEach(({ invoiceId }, i) => {
+    if (seen.has(invoiceId)) again.push(i);
+    else seen.add(invoiceId);
+  });
   if (again.length > 0) {
     const first = attempts.flatMap((_, i) => (again.includes(i) ? [] : [i]));
     const steps: CollectionStep[] = [];
