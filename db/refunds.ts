@@ -6,9 +6,9 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Mode } from '../domain/api-keys';
 import type { PaymentStatus } from './payments';
-import { changeRecordingEvent, type NewEvent } from './events';
+import { changeRecordingEventStatement, type NewEvent } from './events';
 import { claimKeySql, claimParams, KeyTaken, type KeyRecord } from './idempotency-keys';
-import { sql } from './sql';
+import { sql, type Statement } from './sql';
 
 type Db = Knex | Knex.Transaction;
 
@@ -112,10 +112,15 @@ export interface RefundToSettle extends RefundRow {
   payment_attempt: number;
 }
 
-export async function findRefundToSettle(db: Db, id: string): Promise<RefundToSettle> {
-  const [row] = await sql<RefundToSettle>(db, 'select r.*, p.settled_attempt as payment_attempt from refunds r join payments p on p.id = r.payment_id where r.id = $1', [id]);
-  if (!row) throw new Error(`refund ${id} not found`);
-  return row;
+/** The refunds of `ids` to settle, in that order (each id once): one statement. */
+export async function findRefundsToSettle(db: Db, ids: readonly string[]): Promise<RefundToSettle[]> {
+  const rows = await sql<RefundToSettle>(db, 'select r.*, p.settled_attempt as payment_attempt from refunds r join payments p on p.id = r.payment_id where r.id = any($1::text[])', [ids]);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.map((id) => {
+    const row = byId.get(id);
+    if (row === undefined) throw new Error(`refund ${id} not found`);
+    return row;
+  });
 }
 
 /** An account's refunds of one mode, narrowed to one payment's. */
@@ -125,11 +130,11 @@ export function refundsQuery(db: Db, scope: { accountId: string; mode: Mode }, p
 }
 
 /**
- * The pending refund succeeded, and `event` is recorded, in one statement; undefined when it was no
- * longer pending (a retried activity), and then no event either.
+ * The statement that makes the pending refund succeeded and records `event` with it; its rows (to
+ * changedRow) are none when it was no longer pending (a retried activity), and then no event either.
  */
-export function markRefundSucceeded(db: Db, id: string, now: Date, event: NewEvent): Promise<RefundRow | undefined> {
-  return changeRecordingEvent<RefundRow>(db, `update refunds set status = 'succeeded', succeeded_at = $2 where id = $1 and status = 'pending' returning *`, [id, now], event);
+export function refundSucceededStatement(id: string, now: Date, event: NewEvent): Statement {
+  return changeRecordingEventStatement(`update refunds set status = 'succeeded', succeeded_at = $2 where id = $1 and status = 'pending' returning *`, [id, now], event);
 }
 
 /**

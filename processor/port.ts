@@ -95,8 +95,11 @@ export interface CardProcessor {
   voidCharge(reference: string): Promise<void>;
   /** Forgets the token: nothing is charged to it again. Harmless when repeated. */
   deleteCard(token: string): Promise<void>;
-  /** Asks for a refund; one per reference: a repeated call makes none and reports where the first stands. */
-  refund(request: RefundRequest): Promise<RefundOutcome>;
-  /** Where the refund of this reference stands; `pending` for one it has never seen. */
-  refundOutcome(reference: string): Promise<RefundOutcome>;
+  /**
+   * Asks for refunds; one per reference: a repeated call makes none and reports where the first
+   * stands. Many are asked for side by side (those requested together): their outcomes, in order.
+   */
+  refund(requests: readonly RefundRequest[]): Promise<RefundOutcome[]>;
+  /** Where the refunds of these references stand, in order; `pending` for one it has never seen. */
+  refundOutcome(references: readonly string[]): Promise<RefundOutcome[]>;
 }

@@ -7,6 +7,7 @@
 import type { Knex } from 'knex';
 import { DEFAULT_SANDBOX_SETTLEMENT_MS } from '../../config';
 import type { Clock } from '../../domain/clock';
+import { sql } from '../../db/sql';
 import type { CardProcessor, RefundOutcome } from '../port';
 
 export const REFUND_FAILURES = {
@@ -20,21 +21,32 @@ function refundsFail(card: { expiry_month: number | null; expiry_year: number | 
 }
 
 interface RefundRow {
+  reference: string;
   status: 'succeeded' | 'failed';
   failure_message: string | null;
   settles_at: Date;
 }
 
 /**
- * The approved payment of a reference, a hosted session's or a saved-card charge's: when it was
- * approved, and its card's expiry.
+ * The approved payment of each reference, a hosted session's or a saved-card charge's: when it was
+ * approved, and its card's expiry. None for a reference without one.
  */
-const APPROVED_PAYMENT_SQL = `select approved_at, expiry_month, expiry_year from (
-    select updated_at as approved_at, expiry_month, expiry_year from sandbox_sessions where reference = ? and status = 'approved'
+const APPROVED_PAYMENTS_SQL = `select r.reference, a.approved_at, a.expiry_month, a.expiry_year
+  from unnest($1::text[]) as r(reference) cross join lateral (
+    select updated_at as approved_at, expiry_month, expiry_year from sandbox_sessions where reference = r.reference and status = 'approved'
     union all
     select c.settles_at, t.expiry_month, t.expiry_year from sandbox_charges c join sandbox_tokens t on t.token = c.token
-      where c.reference = ? and c.status = 'approved'
-  ) approved limit 1`;
+      where c.reference = r.reference and c.status = 'approved'
+    limit 1
+  ) a`;
+
+// One refund per reference: a repeated request makes none (and is read after).
+const INSERT_REFUNDS_SQL = `insert into sandbox_refunds (reference, payment_reference, amount_cents, status, failure_message, settles_at, created_at)
+  select *, $7::timestamptz from unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::timestamptz[])
+  on conflict (reference) do nothing
+  returning reference, status, failure_message, settles_at`;
+
+const FIND_REFUNDS_SQL = 'select reference, status, failure_message, settles_at from sandbox_refunds where reference = any($1::text[])';
 
 function outcomeOf(row: RefundRow | undefined, now: Date): RefundOutcome {
   if (row === undefined) return { status: 'pending', expectedAt: null };
@@ -45,34 +57,36 @@ function outcomeOf(row: RefundRow | undefined, now: Date): RefundOutcome {
 export function createSandboxRefunds(deps: { db: Knex; clock: Clock; sandboxSettlementMs?: number }): Pick<CardProcessor, 'refund' | 'refundOutcome'> {
   const { db, clock } = deps;
   const settlementMs = deps.sandboxSettlementMs ?? DEFAULT_SANDBOX_SETTLEMENT_MS;
-  const find = async (reference: string) => (await db('sandbox_refunds').where({ reference }).first()) as RefundRow | undefined;
+  const find = async (references: readonly string[]) => new Map((await sql<RefundRow>(db, FIND_REFUNDS_SQL, [references])).map((row) => [row.reference, row]));
   return {
-    async refund(request) {
+    async refund(requests) {
       const now = clock.now();
-      const { rows } = (await db.raw(APPROVED_PAYMENT_SQL, [request.paymentReference, request.paymentReference])) as {
-        rows: { approved_at: Date; expiry_month: number | null; expiry_year: number | null }[];
-      };
-      const paid = rows[0];
-      const failure = paid === undefined ? REFUND_FAILURES.noPayment : refundsFail(paid) ? REFUND_FAILURES.accountClosed : null;
-      const settlesAt = paid === undefined ? now : new Date(Math.max(now.getTime(), paid.approved_at.getTime() + settlementMs));
-      // One refund per reference: a repeated request finds the first, as it was decided then.
-      const [made] = (await db('sandbox_refunds')
-        .insert({
-          reference: request.reference,
-          payment_reference: request.paymentReference,
-          amount_cents: request.amountCents,
-          status: failure === null ? 'succeeded' : 'failed',
-          failure_message: failure,
-          settles_at: settlesAt,
-          created_at: now,
-        })
-        .onConflict('reference')
-        .ignore()
-        .returning(['status', 'failure_message', 'settles_at'])) as RefundRow[];
-      return outcomeOf(made ?? (await find(request.reference)), now);
+      type Approved = { reference: string; approved_at: Date; expiry_month: number | null; expiry_year: number | null };
+      const approved = new Map((await sql<Approved>(db, APPROVED_PAYMENTS_SQL, [requests.map((r) => r.paymentReference)])).map((row) => [row.reference, row]));
+      const decisions = requests.map((request) => {
+        const paid = approved.get(request.paymentReference);
+        const failure = paid === undefined ? REFUND_FAILURES.noPayment : refundsFail(paid) ? REFUND_FAILURES.accountClosed : null;
+        return { failure, settlesAt: paid === undefined ? now : new Date(Math.max(now.getTime(), paid.approved_at.getTime() + settlementMs)) };
+      });
+      const made = await sql<RefundRow>(db, INSERT_REFUNDS_SQL, [
+        requests.map((r) => r.reference),
+        requests.map((r) => r.paymentReference),
+        requests.map((r) => r.amountCents),
+        decisions.map((d) => (d.failure === null ? 'succeeded' : 'failed')),
+        decisions.map((d) => d.failure),
+        decisions.map((d) => d.settlesAt),
+        now,
+      ]);
+      const rows = new Map(made.map((row) => [row.reference, row]));
+      // Asked for before (a retry): reported as it was decided then.
+      const madeBefore = requests.filter((r) => !rows.has(r.reference)).map((r) => r.reference);
+      if (madeBefore.length > 0) for (const [reference, row] of await find(madeBefore)) rows.set(reference, row);
+      return requests.map((r) => outcomeOf(rows.get(r.reference), now));
     },
-    async refundOutcome(reference) {
-      return outcomeOf(await find(reference), clock.now());
+    async refundOutcome(references) {
+      const rows = await find(references);
+      const now = clock.now();
+      return references.map((reference) => outcomeOf(rows.get(reference), now));
     },
   };
 }

@@ -1,13 +1,15 @@
-// Take a pending refund to the processor and record what it decides: `submitRefund` asks for the
-// refund (by the refund's own id, so a retry never refunds twice), `settleRefund` asks where it
-// stands. While the payment has not settled the processor answers pending (with when it expects
-// to decide, if it knows); a decided outcome is recorded once, in one transaction with its event:
-// `succeeded` with `succeededAt` (refund.succeeded), or `failed` with why (refund.failed), its
-// amount refundable again and the payment's status following. Called by the refund's workflow.
+// Take pending refunds to the processor and record what it decides: `submitRefunds` asks for the
+// refunds (each by the refund's own id, so a retry never refunds twice), `settleRefunds` asks where
+// they stand. While a payment has not settled the processor answers pending (with when it expects
+// to decide, if it knows); a decided outcome is recorded once, with its event: `succeeded` with
+// `succeededAt` (refund.succeeded), or `failed` with why (refund.failed), its amount refundable
+// again and the payment's status following. Called by the refunds' workflows, those asking at one
+// moment together.
 import { centsFromDb } from '../../domain/money';
-import { recordEvent } from '../../db/events';
+import { changedRow, recordEvent } from '../../db/events';
 import { processorReference } from '../../db/payments';
-import { findRefundToSettle, markRefundFailed, markRefundSucceeded, type RefundRow, type RefundToSettle } from '../../db/refunds';
+import { findRefundsToSettle, markRefundFailed, refundSucceededStatement, type RefundRow, type RefundToSettle } from '../../db/refunds';
+import { runStatements } from '../../db/sql';
 import type { CardProcessor, RefundOutcome } from '../../processor/port';
 import { refundView } from '../../views/refund';
 import type { ProcessorServiceDeps } from '../context';
@@ -16,43 +18,81 @@ import { inTransaction } from '../run';
 /** What the workflow learns: decided, or pending with when to ask again (ISO 8601, if known). */
 export type RefundProgress = { status: 'pending'; askAt: string | null } | { status: 'succeeded' | 'failed' };
 
-type Ask = (processor: CardProcessor, refund: RefundToSettle) => Promise<RefundOutcome>;
+type Ask = (processor: CardProcessor, refunds: RefundToSettle[]) => Promise<RefundOutcome[]>;
 
-async function settle(deps: ProcessorServiceDeps, refundId: string, ask: Ask): Promise<RefundProgress> {
-  const refund = await findRefundToSettle(deps.db, refundId);
-  if (refund.status !== 'pending') return { status: refund.status };
-  const processor = deps.processors.forMode(refund.mode);
-  // No processor takes this mode's refunds yet (live): asked again later.
-  if (processor === null) return { status: 'pending', askAt: null };
-  const outcome = await ask(processor, refund);
-  if (outcome.status === 'pending') return { status: 'pending', askAt: outcome.expectedAt?.toISOString() ?? null };
+type Decided = { refund: RefundToSettle; outcome: Exclude<RefundOutcome, { status: 'pending' }> };
+
+/**
+ * Records each decided outcome: the successes (the hot path) one statement each with its event,
+ * all in one round trip (nothing but this changes a pending refund, so each event carries the
+ * refund as read, succeeded); a failure, which also gives the amount back to the payment, in a
+ * transaction of its own. Each refund as recorded, or undefined when it was no longer pending.
+ */
+async function record(deps: ProcessorServiceDeps, decided: readonly Decided[]): Promise<(RefundRow | undefined)[]> {
   const now = deps.clock.now();
   const eventOf = (row: RefundRow) => ({ accountId: row.account_id, mode: row.mode, type: `refund.${row.status as 'succeeded' | 'failed'}` as const, data: refundView(row), now });
-  // A success is the hot path: one statement with its event (nothing but this changes a pending
-  // refund, so the event carries the refund as read, succeeded). A failure also gives the amount
-  // back to the payment: a transaction.
-  const recorded =
-    outcome.status === 'succeeded'
-      ? await markRefundSucceeded(deps.db, refundId, now, eventOf({ ...refund, status: 'succeeded', succeeded_at: now }))
-      : await inTransaction(deps, async ({ db: trx }) => {
-          const row = await markRefundFailed(trx, refundId, outcome.message);
-          if (row !== undefined) await recordEvent(trx, eventOf(row));
-          return row;
-        });
-  if (recorded === undefined) return { status: (await findRefundToSettle(deps.db, refundId)).status as 'succeeded' | 'failed' };
-  const { id, payment_id: paymentId, account_id: accountId, mode, amount_cents: amount, failure_message: failureMessage } = recorded;
-  deps.log.info({ refundId: id, paymentId, accountId, mode, amountCents: centsFromDb(amount), failureMessage }, `refund ${recorded.status}`);
-  return { status: outcome.status };
+  const succeeded = decided.filter((d) => d.outcome.status === 'succeeded');
+  const statements = succeeded.map(({ refund }) => refundSucceededStatement(refund.id, now, eventOf({ ...refund, status: 'succeeded', succeeded_at: now })));
+  const recorded = new Map((await runStatements(deps.db, statements)).map((rows, k) => [succeeded[k]!.refund.id, changedRow<RefundRow>(rows)]));
+  for (const { refund, outcome } of decided) {
+    if (outcome.status !== 'failed') continue;
+    const row = await inTransaction(deps, async ({ db: trx }) => {
+      const failed = await markRefundFailed(trx, refund.id, outcome.message);
+      if (failed !== undefined) await recordEvent(trx, eventOf(failed));
+      return failed;
+    });
+    recorded.set(refund.id, row);
+  }
+  return decided.map(({ refund }) => recorded.get(refund.id));
 }
 
-/** Asks the processor for the refund of the payment's approved charge, and records it if decided. */
-export function submitRefund(deps: ProcessorServiceDeps, refundId: string): Promise<RefundProgress> {
-  return settle(deps, refundId, (processor, refund) =>
-    processor.refund({ reference: refund.id, paymentReference: processorReference(refund.payment_id, refund.payment_attempt), amountCents: centsFromDb(refund.amount_cents) }),
+/**
+ * Settles the refunds of `refundIds` (those asked about at one moment, read in one statement and
+ * asked of each mode's processor once): their progress, in order.
+ */
+async function settle(deps: ProcessorServiceDeps, refundIds: readonly string[], ask: Ask): Promise<RefundProgress[]> {
+  const ids = [...new Set(refundIds)];
+  const refunds = await findRefundsToSettle(deps.db, ids);
+  const progress = new Map<string, RefundProgress>(refunds.map((r) => [r.id, r.status === 'pending' ? { status: 'pending', askAt: null } : { status: r.status }]));
+  // No processor takes a mode's refunds yet (live): they stay pending, asked again later.
+  const asking = refunds.filter((r) => r.status === 'pending' && deps.processors.forMode(r.mode) !== null);
+  const decided: Decided[] = [];
+  await Promise.all(
+    [...new Set(asking.map((r) => r.mode))].map(async (mode) => {
+      const ofMode = asking.filter((r) => r.mode === mode);
+      (await ask(deps.processors.forMode(mode)!, ofMode)).forEach((outcome, k) => {
+        const refund = ofMode[k]!;
+        if (outcome.status === 'pending') progress.set(refund.id, { status: 'pending', askAt: outcome.expectedAt?.toISOString() ?? null });
+        else decided.push({ refund, outcome });
+      });
+    }),
+  );
+  const recorded = await record(deps, decided);
+  for (const [k, { refund, outcome }] of decided.entries()) {
+    const row = recorded[k];
+    // Recorded meanwhile by another call (which logged it): as that call left it.
+    if (row === undefined) {
+      const [now] = await findRefundsToSettle(deps.db, [refund.id]);
+      progress.set(refund.id, { status: now!.status as 'succeeded' | 'failed' });
+      continue;
+    }
+    const { id, payment_id: paymentId, account_id: accountId, mode, amount_cents: amount, failure_message: failureMessage } = row;
+    deps.log.info({ refundId: id, paymentId, accountId, mode, amountCents: centsFromDb(amount), failureMessage }, `refund ${row.status}`);
+    progress.set(refund.id, { status: outcome.status });
+  }
+  return refundIds.map((id) => progress.get(id)!);
+}
+
+/** Asks the processor for the refunds of the payments' approved charges, and records those decided. */
+export function submitRefunds(deps: ProcessorServiceDeps, refundIds: readonly string[]): Promise<RefundProgress[]> {
+  return settle(deps, refundIds, (processor, refunds) =>
+    processor.refund(
+      refunds.map((refund) => ({ reference: refund.id, paymentReference: processorReference(refund.payment_id, refund.payment_attempt), amountCents: centsFromDb(refund.amount_cents) })),
+    ),
   );
 }
 
-/** Asks the processor where the refund stands, and records it if decided. */
-export function settleRefund(deps: ProcessorServiceDeps, refundId: string): Promise<RefundProgress> {
-  return settle(deps, refundId, (processor, refund) => processor.refundOutcome(refund.id));
+/** Asks the processor where the refunds stand, and records those decided. */
+export function settleRefunds(deps: ProcessorServiceDeps, refundIds: readonly string[]): Promise<RefundProgress[]> {
+  return settle(deps, refundIds, (processor, refunds) => processor.refundOutcome(refunds.map((refund) => refund.id)));
 }
