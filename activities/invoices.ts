@@ -1,10 +1,10 @@
 // The invoice collection workflow's activities: thin adapters over services/invoices/, whose
 // charges asked for at the same moment (the invoices of one renewal instant) are taken together
-// (activities/batched.ts).
+// (db/batched.ts).
 import type { Processors } from '../processor';
 import { chargeInvoices, type ChargeAttempt, type CollectionStep } from '../services/invoices/collect';
 import { noticeInvoice, type InvoiceNotice } from '../services/invoices/notify';
-import { batched } from './batched';
+import { batched } from '../db/batched';
 import { serviceDeps, type ActivityDeps } from './deps';
 
 export type { CollectionStep };

@@ -1,10 +1,11 @@
 // The refund workflow's activities: thin adapters over services/refunds/settle.ts, which asks the
 // processor for a refund or where it stands and records a decided outcome once (safe to retry).
 // Refunds asked about at the same moment (a burst of refund requests) are taken together
-// (activities/batched.ts).
+// (db/batched.ts), one batch at a time: those asked for while it runs go in the next, so under
+// load the batches grow rather than their number.
 import type { Processors } from '../processor';
 import { settleRefunds, submitRefunds, type RefundProgress } from '../services/refunds/settle';
-import { batched } from './batched';
+import { batched } from '../db/batched';
 import { serviceDeps, type ActivityDeps } from './deps';
 
 export type { RefundProgress };
@@ -16,9 +17,9 @@ export function createRefundActivities(deps: ActivityDeps & { processors: Proces
   const services = serviceDeps(deps, deps.processors);
   return {
     /** Asks the processor for the refund (once per refund, however often called). */
-    submitRefund: batched((refundIds: string[]) => submitRefunds(services, refundIds), REFUNDS_AT_ONCE),
+    submitRefund: batched((refundIds: string[]) => submitRefunds(services, refundIds), REFUNDS_AT_ONCE, 1),
     /** Asks the processor where the refund stands. */
-    settleRefund: batched((refundIds: string[]) => settleRefunds(services, refundIds), REFUNDS_AT_ONCE),
+    settleRefund: batched((refundIds: string[]) => settleRefunds(services, refundIds), REFUNDS_AT_ONCE, 1),
   };
 }
 

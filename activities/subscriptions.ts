@@ -1,8 +1,8 @@
 // The subscription workflow's activity: a thin adapter over services/subscriptions/step.ts, whose
-// calls made at the same moment are taken in one transaction (activities/batched.ts).
+// calls made at the same moment are taken in one transaction (db/batched.ts).
 import type { SubscriptionDue } from '../domain/subscription-rules';
 import { stepSubscriptions, type SteppedSubscription, type StepRequest } from '../services/subscriptions/step';
-import { batched } from './batched';
+import { batched } from '../db/batched';
 import { serviceDeps, type ActivityDeps } from './deps';
 
 /** The most steps taken in one transaction. */

@@ -69,13 +69,19 @@ export function simpleQuery(db: Knex | Knex.Transaction, text: string, values: r
   return sendSimple(db, inlined({ text, values }));
 }
 
-/** Sends `text`, values written in already, as one simple query: the rows of each statement. */
-async function sendSimple(db: Knex | Knex.Transaction, text: string): Promise<QueryResultRow[][]> {
+/**
+ * Sends `text`, values written in already, as one simple query: the rows of each statement. If it
+ * fails, `onFailure` is sent on the same connection before the error is thrown.
+ */
+async function sendSimple(db: Knex | Knex.Transaction, text: string, onFailure?: string): Promise<QueryResultRow[][]> {
   const client = db.client as PooledClient;
   const connection = await client.acquireConnection();
   try {
     const results = (await connection.query(text)) as QueryResult | QueryResult[];
     return (Array.isArray(results) ? results : [results]).map((result) => result.rows);
+  } catch (err) {
+    if (onFailure !== undefined) await connection.query(onFailure);
+    throw err;
   } finally {
     await client.releaseConnection(connection);
   }
@@ -115,6 +121,19 @@ export async function runStatements(db: Knex | Knex.Transaction, statements: rea
   if (statements.length === 0) return [];
   if (statements.length === 1) return [await sql(db, statements[0]!.text, [...statements[0]!.values])];
   return sendSimple(db, statements.map(inlined).join(';\n'));
+}
+
+/**
+ * Runs `statements` in one round trip, each in a transaction of its own (one simple query, each
+ * statement between its own BEGIN and COMMIT): what one locks is held for that statement only, not
+ * until the last has run. The first that fails stops those after it (those before stay done), so
+ * they must be safe to run again. The rows of each, in order.
+ */
+export async function runEach(db: Knex, statements: readonly Statement[]): Promise<QueryResultRow[][]> {
+  if (statements.length <= 1) return runStatements(db, statements);
+  // The failing statement's transaction is left open, aborted: ended before the connection goes back.
+  const results = await sendSimple(db, statements.map((statement) => `begin;\n${inlined(statement)};\ncommit`).join(';\n'), 'rollback');
+  return statements.map((_statement, i) => results[3 * i + 1]!);
 }
 
 /** The statement's text with each $n written in as a literal. */

@@ -9,6 +9,7 @@ import type { Knex } from 'knex';
 import type { Clock } from '../../domain/clock';
 import type { CardScheme } from '../../domain/card';
 import { sql } from '../../db/sql';
+import { batched } from '../../db/batched';
 import type { CardProcessor, DeclineCode, ProcessorOutcome, ReportedCard, SavedCardCharge } from '../port';
 import { DECLINE_MESSAGES, keepsCard, merchantInitiatedOutcome } from './cards';
 
@@ -69,6 +70,37 @@ export function createSandboxSavedCards(deps: { db: Knex; clock: Clock }): Pick<
   /** The charges of the references, if any, each with the card of its token (if the sandbox has it): one read. */
   const findCharges = async (charges: readonly SavedCardCharge[]) =>
     sql<FoundCharge>(db, FIND_CHARGES_SQL, [charges.map((c) => c.reference), charges.map((c) => c.token)]);
+  const chargeNow = async (charges: readonly SavedCardCharge[]): Promise<ProcessorOutcome[]> => {
+    const now = clock.now();
+    const found = await findCharges(charges);
+    const toMake = charges.flatMap((charge, i) => (found[i]!.reference ? [] : [{ charge, card: found[i]! }]));
+    const decisions = toMake.map(({ charge, card }) => {
+      const usable = card.scheme !== null && card.scheme !== undefined && card.deleted_at === null;
+      const decided = usable ? merchantInitiatedOutcome(card.expiry_month!, card.expiry_year!, now) : { outcome: 'card_declined' as const, atOnce: true };
+      return { ...decided, settlesAt: decided.atOnce || charge.onTestClock === true ? now : new Date(now.getTime() + SANDBOX_CHARGE_SETTLE_MS) };
+    });
+    const made = toMake.length === 0 ? [] : await sql<ChargeRow>(db, INSERT_CHARGES_SQL, [
+      toMake.map(({ charge }) => charge.reference),
+      toMake.map(({ charge }) => charge.token),
+      toMake.map(({ charge }) => charge.amountCents),
+      toMake.map(({ charge }) => charge.merchantName),
+      decisions.map((d) => (d.outcome === 'approved' ? 'approved' : 'declined')),
+      decisions.map((d) => (d.outcome === 'approved' ? null : d.outcome)),
+      decisions.map((d) => d.settlesAt),
+      now,
+    ]);
+    const madeNow = new Map(made.map((row) => [row.reference, row]));
+    // One made by a call at the same moment (not by this one) is read again, to report that one.
+    const madeBefore = toMake.filter(({ charge }) => !madeNow.has(charge.reference)).map(({ charge }) => charge);
+    const foundAgain = new Map(madeBefore.length === 0 ? [] : (await findCharges(madeBefore)).map((row) => [row.reference!, row]));
+    return charges.map((charge, i) => {
+      const row = found[i]!.reference ? found[i]! : { ...found[i]!, ...(madeNow.get(charge.reference) ?? foundAgain.get(charge.reference)) };
+      return chargeOutcome(row as ChargeRow, now);
+    });
+  };
+  // Charges asked for at one moment (concurrent API requests, an instant's invoices) are made
+  // together, two batches at most in flight: under load the two statements serve many charges.
+  const chargeOne = batched((charges: SavedCardCharge[]) => chargeNow(charges), 50, 2);
   return {
     async saveCard(reference) {
       const session = (await db('sandbox_sessions').where({ reference }).first('status', 'scheme', 'last4', 'expiry_month', 'expiry_year')) as
@@ -84,34 +116,7 @@ export function createSandboxSavedCards(deps: { db: Knex; clock: Clock }): Pick<
         .ignore();
       return { status: 'saved', card: reportedCard((await db('sandbox_tokens').where({ reference }).first()) as TokenCard) };
     },
-    async chargeSaved(charges) {
-      const now = clock.now();
-      const found = await findCharges(charges);
-      const toMake = charges.flatMap((charge, i) => (found[i]!.reference ? [] : [{ charge, card: found[i]! }]));
-      const decisions = toMake.map(({ charge, card }) => {
-        const usable = card.scheme !== null && card.scheme !== undefined && card.deleted_at === null;
-        const decided = usable ? merchantInitiatedOutcome(card.expiry_month!, card.expiry_year!, now) : { outcome: 'card_declined' as const, atOnce: true };
-        return { ...decided, settlesAt: decided.atOnce || charge.onTestClock === true ? now : new Date(now.getTime() + SANDBOX_CHARGE_SETTLE_MS) };
-      });
-      const made = toMake.length === 0 ? [] : await sql<ChargeRow>(db, INSERT_CHARGES_SQL, [
-        toMake.map(({ charge }) => charge.reference),
-        toMake.map(({ charge }) => charge.token),
-        toMake.map(({ charge }) => charge.amountCents),
-        toMake.map(({ charge }) => charge.merchantName),
-        decisions.map((d) => (d.outcome === 'approved' ? 'approved' : 'declined')),
-        decisions.map((d) => (d.outcome === 'approved' ? null : d.outcome)),
-        decisions.map((d) => d.settlesAt),
-        now,
-      ]);
-      const madeNow = new Map(made.map((row) => [row.reference, row]));
-      // One made by a call at the same moment (not by this one) is read again, to report that one.
-      const madeBefore = toMake.filter(({ charge }) => !madeNow.has(charge.reference)).map(({ charge }) => charge);
-      const foundAgain = new Map(madeBefore.length === 0 ? [] : (await findCharges(madeBefore)).map((row) => [row.reference!, row]));
-      return charges.map((charge, i) => {
-        const row = found[i]!.reference ? found[i]! : { ...found[i]!, ...(madeNow.get(charge.reference) ?? foundAgain.get(charge.reference)) };
-        return chargeOutcome(row as ChargeRow, now);
-      });
-    },
+    chargeSaved: (charges) => Promise.all(charges.map(chargeOne)),
     async voidCharge(reference) {
       await db('sandbox_charges').where({ reference, status: 'approved' }).update({ status: 'canceled' });
     },

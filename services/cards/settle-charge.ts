@@ -6,7 +6,7 @@ import { centsFromDb } from '../../domain/money';
 import { findPayment, processorReference, type PaymentRow, type PaymentStatus } from '../../db/payments';
 import { findChargesToSettle, type ChargeToSettle } from '../../db/saved-cards';
 import { changedRow } from '../../db/events';
-import { runStatements } from '../../db/sql';
+import { runEach } from '../../db/sql';
 import type { CardProcessor, ProcessorOutcome, SavedCardCharge } from '../../processor/port';
 import { keepable, logPaymentOutcome, paymentOutcomeStatement, type DecidedOutcome } from '../checkouts/settle-attempt';
 import type { AccountStanding } from '../../domain/account-rules';
@@ -83,14 +83,14 @@ export async function settleCharges(deps: ProcessorServiceDeps, paymentIds: read
     )
   ).flat();
   // The receipt in the language the customer agreed to keep the card in; the time read with the
-  // charge. Each outcome in a statement of its own, side by side: each takes the account's running
-  // totals (the payments' trigger), which one statement of many would hold for all of them, while
-  // the account's other payments wait.
-  const recorded = await Promise.all(
-    decided.map(async ({ i, outcome }) => {
+  // charge. Each outcome in a transaction of its own, all in one round trip: each takes the
+  // account's running totals (the payments' trigger), which one transaction of many would hold for
+  // all of them, while the account's other payments wait.
+  const recorded = await runEach(
+    deps.db,
+    decided.map(({ i, outcome }) => {
       const { payment, card, merchant, clockTime } = found[i]!;
-      const [rows] = await runStatements(deps.db, [paymentOutcomeStatement(deps, payment, outcome, payment.attempts, { ...merchant, locale: card.consent_locale }, nowOnClock(deps, clockTime))]);
-      return rows!;
+      return paymentOutcomeStatement(deps, payment, outcome, payment.attempts, { ...merchant, locale: card.consent_locale }, nowOnClock(deps, clockTime));
     }),
   );
   for (const [k, { i }] of decided.entries()) {

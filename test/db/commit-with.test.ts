@@ -1,10 +1,11 @@
 // A transaction's last writes sent with its COMMIT (db/sql.ts commitWith): committed with everything
 // before them, their values written in as literals (arrays, quotes, backslashes and a `$1` in a value included),
-// and a write after them refused rather than landing outside the transaction they ended.
+// and a write after them refused rather than landing outside the transaction they ended. And
+// statements sent together in one round trip (runStatements: one transaction; runEach: one each).
 import assert from 'node:assert/strict';
 import type { Knex } from 'knex';
 import { connect } from '../../db/connection';
-import { commitWith } from '../../db/sql';
+import { commitWith, runEach, runStatements } from '../../db/sql';
 import { freshDatabase, type TestDatabase } from '../support/database';
 
 describe('the last write sent with the COMMIT', () => {
@@ -62,5 +63,21 @@ describe('the last write sent with the COMMIT', () => {
       /duplicate key/,
     );
     assert.equal((await knex('notes').where({ id: 10 })).length, 0);
+  });
+
+  it('statements in one round trip: runStatements in one transaction, runEach in one each; a failing one stops those after it, those before kept', async () => {
+    const txid = { text: 'select txid_current()::text as id, $1::int as n', values: [0] };
+    const together = (await runStatements(knex, [txid, { ...txid, values: [1] }])).map(([row]) => row!);
+    assert.deepEqual(together.map((row) => row.n), [0, 1]);
+    assert.equal(together[0]!.id, together[1]!.id);
+    const each = (await runEach(knex, [txid, { ...txid, values: [1] }, { ...txid, values: [2] }])).map(([row]) => row!);
+    assert.deepEqual(each.map((row) => row.n), [0, 1, 2]);
+    assert.equal(new Set(each.map((row) => row.id)).size, 3, 'a transaction each');
+
+    const insert = (id: number) => ({ text: 'insert into notes values ($1, $2, $3::text[]) returning id', values: [id, 'each', []] });
+    await assert.rejects(runEach(knex, [insert(30), insert(1), insert(31)]), /duplicate key/);
+    // Both of the pool's connections, the failed one's aborted transaction ended.
+    const [kept] = await Promise.all([knex('notes').whereIn('id', [30, 31]), knex.raw('select pg_sleep(0.05)'), knex.raw('select 1')]);
+    assert.deepEqual(kept.map((n: { id: number }) => n.id), [30], 'the one before the failure kept, the one after not run');
   });
 });

@@ -1,0 +1,50 @@
+// Calls of one kind made at the same moment, run as one, so that their database work is a few
+// statements for all of them rather than a few each: the subscriptions due at one instant of a
+// test clock or of wall time take their steps in one transaction, a burst of refunds is asked of
+// the processor in one call. A batch that fails is run again a call at a time, so one call's
+// failure is its own.
+
+interface Waiting<Req, Res> {
+  request: Req;
+  resolve: (result: Res) => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * One request at a time for the caller; `run` is given every request made in the same turn of the
+ * event loop, at most `most` at once, and answers each in order. With `inFlight`, at most that many
+ * batches run at once and the requests made meanwhile wait for the next: under load the batches
+ * grow instead of their number (a group commit), while a lone request still goes at once.
+ */
+export function batched<Req, Res>(run: (requests: Req[]) => Promise<Res[]>, most: number, inFlight = Infinity): (request: Req) => Promise<Res> {
+  const waiting: Waiting<Req, Res>[] = [];
+  let running = 0;
+  let flushing = false;
+  const runBatch = async (batch: Waiting<Req, Res>[]): Promise<void> => {
+    try {
+      const results = await run(batch.map((w) => w.request));
+      batch.forEach((w, i) => w.resolve(results[i]!));
+    } catch (err) {
+      if (batch.length === 1) return batch[0]!.reject(err);
+      for (const w of batch) void runBatch([w]);
+    }
+  };
+  const flush = () => {
+    flushing = false;
+    while (waiting.length > 0 && running < inFlight) {
+      running++;
+      void runBatch(waiting.splice(0, most)).finally(() => {
+        running--;
+        flush();
+      });
+    }
+  };
+  return (request) =>
+    new Promise<Res>((resolve, reject) => {
+      if (!flushing) {
+        flushing = true;
+        setImmediate(flush);
+      }
+      waiting.push({ request, resolve, reject });
+    });
+}
