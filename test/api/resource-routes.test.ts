@@ -6,6 +6,8 @@ import { listQueryProperties } from '../../api/platform/pagination';
 import { getRoute, listRoute } from '../../api/platform/resource-routes';
 import type { Caller, HandlerInput } from '../../api/platform/route';
 import { object } from '../../api/schemas/json-schema';
+import { connect } from '../../db/connection';
+import { freshDatabase } from '../support/database';
 
 const list = {
   path: '/v1/things',
@@ -35,7 +37,8 @@ describe('listRoute and getRoute', () => {
   });
 
   it('names a missing object by its kind in words, or by its stated noun', async () => {
-    const db = (() => ({ where: () => ({ first: async () => undefined }) })) as unknown as HandlerInput<unknown, unknown, { id: string }>['db'];
+    const database = await freshDatabase();
+    const db = connect(database.url, 1);
     const caller = { account: { id: 'acct_1' }, mode: 'test' } as unknown as Caller;
     const get = (noun?: string) =>
       getRoute({ ...list, operationId: 'getThing', answer: 'The thing.', kind: 'webhookEndpoint', table: 'webhook_endpoints', ...(noun ? { noun } : {}), view: (r) => r });
@@ -48,5 +51,7 @@ describe('listRoute and getRoute', () => {
         (e: unknown) => e instanceof ApiError && e.message === message,
       );
     }
+    await db.destroy();
+    await database.drop();
   });
 });
