@@ -130,6 +130,8 @@ export async function runStatements(db: Knex | Knex.Transaction, statements: rea
  * they must be safe to run again. The rows of each, in order.
  */
 export async function runEach(db: Knex, statements: readonly Statement[]): Promise<QueryResultRow[][]> {
+  // Its COMMITs would end a caller's transaction early.
+  if ((db as { isTransaction?: boolean }).isTransaction === true) throw new Error('runEach runs its own transactions: call it outside one');
   if (statements.length <= 1) return runStatements(db, statements);
   // The failing statement's transaction is left open, aborted: ended before the connection goes back.
   const results = await sendSimple(db, statements.map((statement) => `begin;\n${inlined(statement)};\ncommit`).join(';\n'), 'rollback');

@@ -72,8 +72,8 @@ async function settle(deps: ProcessorServiceDeps, refundIds: readonly string[], 
     const row = recorded[k];
     // Recorded meanwhile by another call (which logged it): as that call left it.
     if (row === undefined) {
-      const [now] = await findRefundsToSettle(deps.db, [refund.id]);
-      progress.set(refund.id, { status: now!.status as 'succeeded' | 'failed' });
+      const [current] = await findRefundsToSettle(deps.db, [refund.id]);
+      progress.set(refund.id, { status: current!.status as 'succeeded' | 'failed' });
       continue;
     }
     const { id, payment_id: paymentId, account_id: accountId, mode, amount_cents: amount, failure_message: failureMessage } = row;

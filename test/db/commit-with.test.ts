@@ -74,6 +74,8 @@ describe('the last write sent with the COMMIT', () => {
     assert.deepEqual(each.map((row) => row.n), [0, 1, 2]);
     assert.equal(new Set(each.map((row) => row.id)).size, 3, 'a transaction each');
 
+    await assert.rejects(knex.transaction((trx) => runEach(trx, [txid, txid])), /outside one/);
+
     const insert = (id: number) => ({ text: 'insert into notes values ($1, $2, $3::text[]) returning id', values: [id, 'each', []] });
     await assert.rejects(runEach(knex, [insert(30), insert(1), insert(31)]), /duplicate key/);
     // Both of the pool's connections, the failed one's aborted transaction ended.
