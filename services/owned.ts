@@ -1,9 +1,31 @@
 // Loading an object a request names (in its path or its body): another account's object does not
-// exist for the caller; this account's object in the other mode answers 404 mode_mismatch.
+// exist for the caller; this account's object in the other mode answers 404 mode_mismatch. Every
+// request for one object starts here, so the objects of one table named by requests at the same
+// moment are read together, one batch at a time (db/batched.ts); in a transaction, on its own.
 import type { Knex } from 'knex';
 import { ApiError } from '../domain/errors';
+import { batched } from '../db/batched';
 import { sql } from '../db/sql';
 import type { AccountScope } from './context';
+
+type Owned = { id: string; account_id: string; mode: string };
+
+const readers = new WeakMap<Knex, Map<string, (id: string) => Promise<Owned | undefined>>>();
+
+/** The reader of `table`'s rows by id on `db`, made once per pool and table. */
+function readerOf(db: Knex, table: string): (id: string) => Promise<Owned | undefined> {
+  const ofDb = readers.get(db) ?? new Map<string, (id: string) => Promise<Owned | undefined>>();
+  readers.set(db, ofDb);
+  let reader = ofDb.get(table);
+  if (reader === undefined) {
+    reader = batched(async (ids: string[]) => {
+      const rows = new Map((await sql<Owned>(db, `select * from ${table} where id = any($1::text[])`, [ids])).map((row) => [row.id, row]));
+      return ids.map((id) => rows.get(id));
+    }, 50, 1);
+    ofDb.set(table, reader);
+  }
+  return reader;
+}
 
 export async function findOwned<Row extends { mode: string }>(
   db: Knex | Knex.Transaction,
@@ -12,11 +34,12 @@ export async function findOwned<Row extends { mode: string }>(
   caller: AccountScope,
   noun: string,
 ): Promise<Row> {
-  // A named prepared statement per table (db/sql.ts): every request for one object starts here.
-  const [row] = await sql<Row>(db, `select * from ${table} where id = $1 and account_id = $2`, [id, caller.account.id]);
-  if (!row) throw new ApiError('NOT_FOUND', `No ${noun} with id ${id}.`);
+  const row = (db as { isTransaction?: boolean }).isTransaction === true
+    ? (await sql<Owned>(db, `select * from ${table} where id = $1`, [id]))[0]
+    : await readerOf(db, table)(id);
+  if (row === undefined || row.account_id !== caller.account.id) throw new ApiError('NOT_FOUND', `No ${noun} with id ${id}.`);
   if (row.mode !== caller.mode) {
     throw new ApiError('mode_mismatch', `The ${noun} ${id} is a ${row.mode} object: use a ${row.mode} key.`);
   }
-  return row;
+  return row as unknown as Row;
 }

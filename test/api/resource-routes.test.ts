@@ -1,5 +1,6 @@
 // The rules of listRoute/getRoute that the API tests do not reach: a list's cursor must be of the
-// listed kind, a list has exactly one view, and a missing object is named by its kind in words.
+// listed kind, a list has exactly one view, a missing object is named by its kind in words, and
+// objects named at one moment (read together) are each found as the caller's own or not at all.
 import assert from 'node:assert/strict';
 import { ApiError } from '../../domain/errors';
 import { listQueryProperties } from '../../api/platform/pagination';
@@ -7,6 +8,7 @@ import { getRoute, listRoute } from '../../api/platform/resource-routes';
 import type { Caller, HandlerInput } from '../../api/platform/route';
 import { object } from '../../api/schemas/json-schema';
 import { connect } from '../../db/connection';
+import { createMerchant } from '../../db/merchants';
 import { freshDatabase } from '../support/database';
 
 const list = {
@@ -36,7 +38,7 @@ describe('listRoute and getRoute', () => {
     assert.throws(() => listRoute({ ...list, view: (r) => r, pageView: async (_db, rows) => rows }), /one of view and pageView/);
   });
 
-  it('names a missing object by its kind in words, or by its stated noun', async () => {
+  it('names a missing object by its kind in words, or by its stated noun; objects named at once are each found as their own', async () => {
     const database = await freshDatabase();
     const db = connect(database.url, 1);
     const caller = { account: { id: 'acct_1' }, mode: 'test' } as unknown as Caller;
@@ -51,6 +53,20 @@ describe('listRoute and getRoute', () => {
         (e: unknown) => e instanceof ApiError && e.message === message,
       );
     }
+
+    // Named at the same moment, read together (services/owned.ts): each request still gets its own.
+    const now = new Date();
+    const [ours, theirs] = [await createMerchant(db, { name: 'Ours', now }), await createMerchant(db, { name: 'Theirs', now })];
+    const endpoint = (id: string, accountId: string, mode: string) => ({ id, account_id: accountId, mode, url: 'https://example.com/hook', created_at: now, updated_at: now });
+    await db('webhook_endpoints').insert([endpoint('we_ours', ours.account.id, 'test'), endpoint('we_live', ours.account.id, 'live'), endpoint('we_theirs', theirs.account.id, 'test')]);
+    const ourCaller = { account: { id: ours.account.id }, mode: 'test' } as unknown as Caller;
+    const answers = await Promise.allSettled(
+      ['we_ours', 'we_live', 'we_theirs', 'we_x'].map((id) => get().handler({ caller: ourCaller, params: { id }, db } as unknown as HandlerInput<unknown, unknown, Record<string, string>>)),
+    );
+    assert.deepEqual(
+      answers.map((a) => (a.status === 'fulfilled' ? (a.value as { body: { id: string } }).body.id : (a.reason as ApiError).message)),
+      ['we_ours', 'The webhook endpoint we_live is a live object: use a live key.', 'No webhook endpoint with id we_theirs.', 'No webhook endpoint with id we_x.'],
+    );
     await db.destroy();
     await database.drop();
   });
