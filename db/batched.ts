@@ -48,3 +48,16 @@ export function batched<Req, Res>(run: (requests: Req[]) => Promise<Res[]>, most
       waiting.push({ request, resolve, reject });
     });
 }
+
+const perPool = new WeakMap<object, Map<string, unknown>>();
+
+/**
+ * The batcher named `name` for the pool `db`, made by `make` the first time: one per pool, as its
+ * batches run on that pool's connections.
+ */
+export function batcherOf<T>(db: object, name: string, make: () => T): T {
+  const ofPool = perPool.get(db) ?? new Map<string, unknown>();
+  perPool.set(db, ofPool);
+  if (!ofPool.has(name)) ofPool.set(name, make());
+  return ofPool.get(name) as T;
+}

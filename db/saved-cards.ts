@@ -10,7 +10,8 @@ import { PAID_PAYMENT_STATUSES } from '../domain/checkout-rules';
 import { claimKeySql, claimParams, KeyTaken, type KeyRecord } from './idempotency-keys';
 import { MONTHLY_USAGE_SQL, monthlyUsageParams } from './monthly-usage';
 import { newPaymentRow, type PaymentRow } from './payments';
-import { simpleQuery, sql } from './sql';
+import { batched, batcherOf } from './batched';
+import { isTransaction, runStatements, sql } from './sql';
 
 type Db = Knex | Knex.Transaction;
 
@@ -127,13 +128,25 @@ const OPEN_CHARGE_SQL = `with usage as (${MONTHLY_USAGE_SQL}),
     exists (select 1 from key_claim) as recorded
   from usage`;
 
+type OpenedRow = { month_used_cents: string | number; room: boolean; card_active: boolean; recorded: boolean };
+
 /**
- * Runs `statement` (its $n the `values`) after taking the advisory lock of `lockKey`, both in one
- * simple query (db/sql.ts simpleQuery): the lock is held inside PostgreSQL only.
+ * Each charge's statement after taking its advisory lock, all in one simple query (db/sql.ts
+ * runStatements): the locks are held inside PostgreSQL only. Charges opened at one moment (a burst
+ * of requests) go together, one batch at a time (db/batched.ts), as one implicit transaction:
+ * each statement sees the payments of those before it, so the month's room is counted as if they
+ * came one by one. In a transaction, on its own.
  */
-async function afterAdvisoryLock<Row>(db: Db, lockKey: string, statement: string, values: readonly unknown[]): Promise<Row[]> {
-  const results = await simpleQuery(db, `select pg_advisory_xact_lock(hashtext($${values.length + 1})); ${statement}`, [...values, lockKey]);
-  return results[results.length - 1] as Row[];
+type Opening = { lockKey: string; values: readonly unknown[] };
+
+async function openAllAfterLocks(db: Db, charges: readonly Opening[]): Promise<OpenedRow[]> {
+  const results = await runStatements(db, charges.flatMap(({ lockKey, values }) => [{ text: 'select pg_advisory_xact_lock(hashtext($1))', values: [lockKey] }, { text: OPEN_CHARGE_SQL, values }]));
+  return charges.map((_charge, k) => results[2 * k + 1]![0] as OpenedRow);
+}
+
+async function openAfterLocks(db: Db, opening: Opening): Promise<OpenedRow> {
+  if (isTransaction(db)) return (await openAllAfterLocks(db, [opening]))[0]!;
+  return batcherOf(db, 'open charges', () => batched((charges: Opening[]) => openAllAfterLocks(db, charges), 25, 1))(opening);
 }
 
 /** Whether the charge's payment was written; the month's use before it, when the card was active. */
@@ -146,7 +159,7 @@ export type OpenedCharge = { opened: true; usedCents: number } | { opened: false
  * Throws KeyTaken if another request holds the key.
  */
 export async function openCharge(db: Db, lockKey: string, payment: PaymentRow, card: SavedCardRow, mostUsedCents: number, record: KeyRecord & { lockToken: string }): Promise<OpenedCharge> {
-  const [row] = await afterAdvisoryLock<{ month_used_cents: string | number; room: boolean; card_active: boolean; recorded: boolean }>(db, lockKey, OPEN_CHARGE_SQL, [
+  const row = await openAfterLocks(db, { lockKey, values: [
     ...monthlyUsageParams(card.account_id, card.mode, payment.created_at),
     mostUsedCents,
     card.id,
@@ -162,8 +175,8 @@ export async function openCharge(db: Db, lockKey: string, payment: PaymentRow, c
     card.processor_token,
     payment.created_at,
     ...claimParams(record.key, record.lockToken, record.answer),
-  ]);
-  const { month_used_cents: used, room, card_active: cardActive, recorded } = row!;
+  ] });
+  const { month_used_cents: used, room, card_active: cardActive, recorded } = row;
   const usedCents = Number(used);
   if (!cardActive) return { opened: false, cardActive: false };
   if (!room) return { opened: false, cardActive: true, usedCents };

@@ -1,7 +1,7 @@
 // Hot-path queries (every request's key lookup, idempotency records, the monthly count): plain SQL
 // with $n parameters, sent on a connection of knex's pool (or the transaction's own connection)
 // as a named prepared statement, or as one simple query of several statements when a lock must be
-// held inside PostgreSQL only (simpleQuery). Knex's query builder costs more CPU per request than
+// held inside PostgreSQL only (runStatements). Knex's query builder costs more CPU per request than
 // the query itself; everything off the hot path keeps using it.
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
@@ -58,18 +58,6 @@ function literal(value: unknown): string {
 }
 
 /**
- * Runs `text`, one or more statements (their $n the `values`), as one simple query: outside a
- * transaction they are one implicit transaction, each statement seeing what committed before it
- * began, and a lock one of them takes is held inside PostgreSQL only, never across a round trip to
- * this process, whose event loop, under load, would keep every other holder of the lock waiting.
- * A simple query takes no parameters, so each value is written in as a literal. The rows of each
- * statement, in order.
- */
-export function simpleQuery(db: Knex | Knex.Transaction, text: string, values: readonly unknown[]): Promise<QueryResultRow[][]> {
-  return sendSimple(db, inlined({ text, values }));
-}
-
-/**
  * Sends `text`, values written in already, as one simple query: the rows of each statement. If it
  * fails, `onFailure` is sent on the same connection before the error is thrown.
  */
@@ -85,6 +73,11 @@ async function sendSimple(db: Knex | Knex.Transaction, text: string, onFailure?:
   } finally {
     await client.releaseConnection(connection);
   }
+}
+
+/** Whether `db` is a transaction (else the pool). */
+export function isTransaction(db: Knex | Knex.Transaction): db is Knex.Transaction {
+  return (db as { isTransaction?: boolean }).isTransaction === true;
 }
 
 /** A statement and the values of its $n. */
@@ -114,8 +107,12 @@ export function updateByIdStatement(table: string, id: string, changes: Record<s
 
 /**
  * Runs `statements` in one round trip: one alone as a prepared statement (sql), several as one
- * simple query (one implicit transaction outside a transaction: all or none of them). The rows
- * of each, in order.
+ * simple query. Outside a transaction they are then one implicit transaction (all or none of
+ * them), each statement seeing what committed before it began and what those before it wrote,
+ * and a lock one of them takes is held inside PostgreSQL only, never across a round trip to this
+ * process, whose event loop, under load, would keep every other holder of the lock waiting. A
+ * simple query takes no parameters, so each value is written in as a literal. The rows of each,
+ * in order.
  */
 export async function runStatements(db: Knex | Knex.Transaction, statements: readonly Statement[]): Promise<QueryResultRow[][]> {
   if (statements.length === 0) return [];
@@ -131,7 +128,7 @@ export async function runStatements(db: Knex | Knex.Transaction, statements: rea
  */
 export async function runEach(db: Knex, statements: readonly Statement[]): Promise<QueryResultRow[][]> {
   // Its COMMITs would end a caller's transaction early.
-  if ((db as { isTransaction?: boolean }).isTransaction === true) throw new Error('runEach runs its own transactions: call it outside one');
+  if (isTransaction(db)) throw new Error('runEach runs its own transactions: call it outside one');
   if (statements.length <= 1) return runStatements(db, statements);
   // The failing statement's transaction is left open, aborted: ended before the connection goes back.
   const results = await sendSimple(db, statements.map((statement) => `begin;\n${inlined(statement)};\ncommit`).join(';\n'), 'rollback');

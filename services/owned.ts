@@ -4,27 +4,20 @@
 // moment are read together, one batch at a time (db/batched.ts); in a transaction, on its own.
 import type { Knex } from 'knex';
 import { ApiError } from '../domain/errors';
-import { batched } from '../db/batched';
-import { sql } from '../db/sql';
+import { batched, batcherOf } from '../db/batched';
+import { isTransaction, sql } from '../db/sql';
 import type { AccountScope } from './context';
 
 type Owned = { id: string; account_id: string; mode: string };
 
-const readers = new WeakMap<Knex, Map<string, (id: string) => Promise<Owned | undefined>>>();
-
-/** The reader of `table`'s rows by id on `db`, made once per pool and table. */
+/** The reader of `table`'s rows by id on the pool `db`: the ids asked for at one moment read together. */
 function readerOf(db: Knex, table: string): (id: string) => Promise<Owned | undefined> {
-  const ofDb = readers.get(db) ?? new Map<string, (id: string) => Promise<Owned | undefined>>();
-  readers.set(db, ofDb);
-  let reader = ofDb.get(table);
-  if (reader === undefined) {
-    reader = batched(async (ids: string[]) => {
+  return batcherOf(db, `owned ${table}`, () =>
+    batched(async (ids: string[]) => {
       const rows = new Map((await sql<Owned>(db, `select * from ${table} where id = any($1::text[])`, [ids])).map((row) => [row.id, row]));
       return ids.map((id) => rows.get(id));
-    }, 50, 1);
-    ofDb.set(table, reader);
-  }
-  return reader;
+    }, 50, 1),
+  );
 }
 
 export async function findOwned<Row extends { mode: string }>(
@@ -34,7 +27,7 @@ export async function findOwned<Row extends { mode: string }>(
   caller: AccountScope,
   noun: string,
 ): Promise<Row> {
-  const row = (db as { isTransaction?: boolean }).isTransaction === true
+  const row = isTransaction(db)
     ? (await sql<Owned>(db, `select * from ${table} where id = $1`, [id]))[0]
     : await readerOf(db, table)(id);
   if (row === undefined || row.account_id !== caller.account.id) throw new ApiError('NOT_FOUND', `No ${noun} with id ${id}.`);

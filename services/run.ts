@@ -3,7 +3,7 @@
 // api/platform/execute.ts, with the Idempotency-Key in the transaction).
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import { commitWith, sql, type Statement } from '../db/sql';
+import { commitWith, isTransaction, sql, type Statement } from '../db/sql';
 import type { ServiceContext, ServiceDeps, TransactionContext } from './context';
 
 export type Effect = () => Promise<void>;
@@ -55,7 +55,7 @@ export async function inTransaction<T>(deps: ServiceDeps, work: (ctx: Transactio
  * in one unless the route says otherwise), checked rather than assumed.
  */
 export function transactional(ctx: ServiceContext): TransactionContext {
-  if (!(ctx.db as Knex.Transaction).isTransaction) throw new Error('this service writes in a transaction: none was given');
+  if (!isTransaction(ctx.db)) throw new Error('this service writes in a transaction: none was given');
   return ctx as TransactionContext;
 }
 
