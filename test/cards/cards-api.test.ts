@@ -243,5 +243,17 @@ describe('saved cards API', function () {
       const notices = await api.knex('events').where({ account_id: merchant.accountId }).where('type', 'like', 'account.limit.%').orderBy('id').pluck('type');
       assert.deepEqual(notices, ['account.limit.reached', 'account.limit.approaching']);
     });
+
+    it('a burst of charges opened together (db/saved-cards.ts): exactly as many as fit under the limit, whatever their order', async () => {
+      const merchant = await api.merchant({ activate: true });
+      const { card } = await payAndKeep(api, merchant.keys, { email: 'burst@example.com', amountCents: 40_000_000 });
+      // 40,000,000 of the starter plan's 100,000,000 used: six of 10,000,000 fit, the seventh and eighth do not.
+      const burst = await Promise.all(Array.from({ length: 8 }, (_, i) => charge(api, merchant.keys.sk_test, card.id, { amountCents: 10_000_000, description: `burst ${i}` })));
+      assert.deepEqual(burst.map((a) => a.status).sort(), [201, 201, 201, 201, 201, 201, 409, 409]);
+      assert.ok(burst.filter((a) => a.status === 409).every((a) => a.body.reason === 'monthly_limit_reached'));
+      const made = await api.knex('payments').where({ saved_card_id: card.id }).pluck('id');
+      assert.deepEqual(made.sort(), burst.filter((a) => a.status === 201).map((a) => a.body.id).sort());
+      assert.equal((await api.request('/v1/account', { key: merchant.keys.sk_test })).body.monthlyLimit.usedCents, 100_000_000);
+    });
   });
 });
