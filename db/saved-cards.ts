@@ -140,8 +140,13 @@ type OpenedRow = { month_used_cents: string | number; room: boolean; card_active
 type Opening = { lockKey: string; values: readonly unknown[] };
 
 async function openAllAfterLocks(db: Db, charges: readonly Opening[]): Promise<OpenedRow[]> {
-  const results = await runStatements(db, charges.flatMap(({ lockKey, values }) => [{ text: 'select pg_advisory_xact_lock(hashtext($1))', values: [lockKey] }, { text: OPEN_CHARGE_SQL, values }]));
-  return charges.map((_charge, k) => results[2 * k + 1]![0] as OpenedRow);
+  // The locks taken in the order of their keys in every batch, so that two batches (of two
+  // processes) holding some of the same accounts' locks never wait on each other in a cycle.
+  const order = charges.map((_charge, i) => i).sort((a, b) => (charges[a]!.lockKey < charges[b]!.lockKey ? -1 : charges[a]!.lockKey > charges[b]!.lockKey ? 1 : 0));
+  const results = await runStatements(db, order.flatMap((i) => [{ text: 'select pg_advisory_xact_lock(hashtext($1))', values: [charges[i]!.lockKey] }, { text: OPEN_CHARGE_SQL, values: charges[i]!.values }]));
+  const opened: OpenedRow[] = [];
+  order.forEach((i, k) => (opened[i] = results[2 * k + 1]![0] as OpenedRow));
+  return opened;
 }
 
 async function openAfterLocks(db: Db, opening: Opening): Promise<OpenedRow> {

@@ -59,8 +59,11 @@ export function createSandboxRefunds(deps: { db: Knex; clock: Clock; sandboxSett
   const settlementMs = deps.sandboxSettlementMs ?? DEFAULT_SANDBOX_SETTLEMENT_MS;
   const find = async (references: readonly string[]) => new Map((await sql<RefundRow>(db, FIND_REFUNDS_SQL, [references])).map((row) => [row.reference, row]));
   return {
-    async refund(requests) {
+    async refund(asked) {
       const now = clock.now();
+      // Written in the order of their references, so that two batches making some of the same
+      // never wait on each other in a cycle.
+      const requests = [...asked].sort((a, b) => (a.reference < b.reference ? -1 : a.reference > b.reference ? 1 : 0));
       type Approved = { reference: string; approved_at: Date; expiry_month: number | null; expiry_year: number | null };
       const approved = new Map((await sql<Approved>(db, APPROVED_PAYMENTS_SQL, [requests.map((r) => r.paymentReference)])).map((row) => [row.reference, row]));
       const decisions = requests.map((request) => {
@@ -81,7 +84,7 @@ export function createSandboxRefunds(deps: { db: Knex; clock: Clock; sandboxSett
       // Asked for before (a retry): reported as it was decided then.
       const madeBefore = requests.filter((r) => !rows.has(r.reference)).map((r) => r.reference);
       if (madeBefore.length > 0) for (const [reference, row] of await find(madeBefore)) rows.set(reference, row);
-      return requests.map((r) => outcomeOf(rows.get(r.reference), now));
+      return asked.map((r) => outcomeOf(rows.get(r.reference), now));
     },
     async refundOutcome(references) {
       const rows = await find(references);

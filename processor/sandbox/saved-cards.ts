@@ -73,7 +73,11 @@ export function createSandboxSavedCards(deps: { db: Knex; clock: Clock }): Pick<
   const chargeNow = async (charges: readonly SavedCardCharge[]): Promise<ProcessorOutcome[]> => {
     const now = clock.now();
     const found = await findCharges(charges);
-    const toMake = charges.flatMap((charge, i) => (found[i]!.reference ? [] : [{ charge, card: found[i]! }]));
+    // Written in the order of their references, so that two batches making some of the same never
+    // wait on each other in a cycle.
+    const toMake = charges
+      .flatMap((charge, i) => (found[i]!.reference ? [] : [{ charge, card: found[i]! }]))
+      .sort((a, b) => (a.charge.reference < b.charge.reference ? -1 : a.charge.reference > b.charge.reference ? 1 : 0));
     const decisions = toMake.map(({ charge, card }) => {
       const usable = card.scheme !== null && card.scheme !== undefined && card.deleted_at === null;
       const decided = usable ? merchantInitiatedOutcome(card.expiry_month!, card.expiry_year!, now) : { outcome: 'card_declined' as const, atOnce: true };
