@@ -15,8 +15,9 @@ interface Waiting<Req, Res> {
  * event loop, at most `most` at once, and answers each in order. With `inFlight`, at most that many
  * batches run at once and the requests made meanwhile wait for the next: under load the batches
  * grow instead of their number (a group commit), while a lone request still goes at once.
+ * `onIdle` is called when the last batch has ended and none waits.
  */
-export function batched<Req, Res>(run: (requests: Req[]) => Promise<Res[]>, most: number, inFlight = Infinity): (request: Req) => Promise<Res> {
+export function batched<Req, Res>(run: (requests: Req[]) => Promise<Res[]>, most: number, inFlight = Infinity, onIdle?: () => void): (request: Req) => Promise<Res> {
   const waiting: Waiting<Req, Res>[] = [];
   let running = 0;
   let flushing = false;
@@ -26,7 +27,8 @@ export function batched<Req, Res>(run: (requests: Req[]) => Promise<Res[]>, most
       batch.forEach((w, i) => w.resolve(results[i]!));
     } catch (err) {
       if (batch.length === 1) return batch[0]!.reject(err);
-      for (const w of batch) void runBatch([w]);
+      // Counted in flight until the last has run.
+      await Promise.all(batch.map((w) => runBatch([w])));
     }
   };
   const flush = () => {
@@ -36,6 +38,7 @@ export function batched<Req, Res>(run: (requests: Req[]) => Promise<Res[]>, most
       void runBatch(waiting.splice(0, most)).finally(() => {
         running--;
         flush();
+        if (running === 0 && waiting.length === 0) onIdle?.();
       });
     }
   };
@@ -47,6 +50,23 @@ export function batched<Req, Res>(run: (requests: Req[]) => Promise<Res[]>, most
       }
       waiting.push({ request, resolve, reject });
     });
+}
+
+/**
+ * batched, the requests of each key (`keyOf`) in batches of their own: one key's slow batch never
+ * holds up another's. A key's batcher is dropped once idle.
+ */
+export function batchedByKey<Req, Res>(keyOf: (request: Req) => string, run: (requests: Req[]) => Promise<Res[]>, most: number, inFlight = Infinity): (request: Req) => Promise<Res> {
+  const byKey = new Map<string, (request: Req) => Promise<Res>>();
+  return (request) => {
+    const key = keyOf(request);
+    let batcher = byKey.get(key);
+    if (batcher === undefined) {
+      batcher = batched(run, most, inFlight, () => byKey.delete(key));
+      byKey.set(key, batcher);
+    }
+    return batcher(request);
+  };
 }
 
 const perPool = new WeakMap<object, Map<string, unknown>>();

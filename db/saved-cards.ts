@@ -10,7 +10,7 @@ import { PAID_PAYMENT_STATUSES } from '../domain/checkout-rules';
 import { claimKeySql, claimParams, KeyTaken, type KeyRecord } from './idempotency-keys';
 import { MONTHLY_USAGE_SQL, monthlyUsageParams } from './monthly-usage';
 import { newPaymentRow, type PaymentRow } from './payments';
-import { batched, batcherOf } from './batched';
+import { batchedByKey, batcherOf } from './batched';
 import { isTransaction, runStatements, sql } from './sql';
 
 type Db = Knex | Knex.Transaction;
@@ -130,28 +130,28 @@ const OPEN_CHARGE_SQL = `with usage as (${MONTHLY_USAGE_SQL}),
 
 type OpenedRow = { month_used_cents: string | number; room: boolean; card_active: boolean; recorded: boolean };
 
-/**
- * Each charge's statement after taking its advisory lock, all in one simple query (db/sql.ts
- * runStatements): the locks are held inside PostgreSQL only. Charges opened at one moment (a burst
- * of requests) go together, one batch at a time (db/batched.ts), as one implicit transaction:
- * each statement sees the payments of those before it, so the month's room is counted as if they
- * came one by one. In a transaction, on its own.
- */
 type Opening = { lockKey: string; values: readonly unknown[] };
 
-async function openAllAfterLocks(db: Db, charges: readonly Opening[]): Promise<OpenedRow[]> {
-  // The locks taken in the order of their keys in every batch, so that two batches (of two
-  // processes) holding some of the same accounts' locks never wait on each other in a cycle.
-  const order = charges.map((_charge, i) => i).sort((a, b) => (charges[a]!.lockKey < charges[b]!.lockKey ? -1 : charges[a]!.lockKey > charges[b]!.lockKey ? 1 : 0));
-  const results = await runStatements(db, order.flatMap((i) => [{ text: 'select pg_advisory_xact_lock(hashtext($1))', values: [charges[i]!.lockKey] }, { text: OPEN_CHARGE_SQL, values: charges[i]!.values }]));
-  const opened: OpenedRow[] = [];
-  order.forEach((i, k) => (opened[i] = results[2 * k + 1]![0] as OpenedRow));
-  return opened;
+/**
+ * The charges' statements after taking their account's advisory lock, all in one simple query
+ * (db/sql.ts runStatements): the lock is held inside PostgreSQL only. In the one implicit
+ * transaction each statement sees the payments of those before it, so the month's room is counted
+ * as if they came one by one.
+ */
+async function openAllAfterLock(db: Db, charges: readonly Opening[]): Promise<OpenedRow[]> {
+  const lock = { text: 'select pg_advisory_xact_lock(hashtext($1))', values: [charges[0]!.lockKey] };
+  const results = await runStatements(db, [lock, ...charges.map(({ values }) => ({ text: OPEN_CHARGE_SQL, values }))]);
+  return charges.map((_charge, k) => results[1 + k]![0] as OpenedRow);
 }
 
-async function openAfterLocks(db: Db, opening: Opening): Promise<OpenedRow> {
-  if (isTransaction(db)) return (await openAllAfterLocks(db, [opening]))[0]!;
-  return batcherOf(db, 'open charges', () => batched((charges: Opening[]) => openAllAfterLocks(db, charges), 25, 1))(opening);
+/**
+ * One charge's statement after its lock. The charges of one account opened at one moment (a
+ * burst of requests) go together, one batch at a time (db/batched.ts), each batch taking the one
+ * lock: an account's batch never waits on another's lock, nor holds it up. In a transaction, alone.
+ */
+async function openAfterLock(db: Db, opening: Opening): Promise<OpenedRow> {
+  if (isTransaction(db)) return (await openAllAfterLock(db, [opening]))[0]!;
+  return batcherOf(db, 'open charges', () => batchedByKey((o: Opening) => o.lockKey, (charges: Opening[]) => openAllAfterLock(db, charges), 25, 1))(opening);
 }
 
 /** Whether the charge's payment was written; the month's use before it, when the card was active. */
@@ -164,7 +164,7 @@ export type OpenedCharge = { opened: true; usedCents: number } | { opened: false
  * Throws KeyTaken if another request holds the key.
  */
 export async function openCharge(db: Db, lockKey: string, payment: PaymentRow, card: SavedCardRow, mostUsedCents: number, record: KeyRecord & { lockToken: string }): Promise<OpenedCharge> {
-  const row = await openAfterLocks(db, { lockKey, values: [
+  const row = await openAfterLock(db, { lockKey, values: [
     ...monthlyUsageParams(card.account_id, card.mode, payment.created_at),
     mostUsedCents,
     card.id,

@@ -68,7 +68,8 @@ async function sendSimple(db: Knex | Knex.Transaction, text: string, onFailure?:
     const results = (await connection.query(text)) as QueryResult | QueryResult[];
     return (Array.isArray(results) ? results : [results]).map((result) => result.rows);
   } catch (err) {
-    if (onFailure !== undefined) await connection.query(onFailure);
+    // The statement's own error is the one to report, whatever the clean-up meets.
+    if (onFailure !== undefined) await connection.query(onFailure).catch(() => undefined);
     throw err;
   } finally {
     await client.releaseConnection(connection);
