@@ -10,14 +10,10 @@ import type { AccountScope } from './context';
 
 type Owned = { id: string; account_id: string; mode: string };
 
-/** The reader of `table`'s rows by id on the pool `db`: the ids asked for at one moment read together. */
-function readerOf(db: Knex, table: string): (id: string) => Promise<Owned | undefined> {
-  return batcherOf(db, `owned ${table}`, () =>
-    batched(async (ids: string[]) => {
-      const rows = new Map((await sql<Owned>(db, `select * from ${table} where id = any($1::text[])`, [ids])).map((row) => [row.id, row]));
-      return ids.map((id) => rows.get(id));
-    }, 50, 1),
-  );
+/** The rows of `ids` in `table`, in that order (undefined for an id with none): one statement. */
+async function rowsByIds(db: Knex | Knex.Transaction, table: string, ids: readonly string[]): Promise<(Owned | undefined)[]> {
+  const rows = new Map((await sql<Owned>(db, `select * from ${table} where id = any($1::text[])`, [ids])).map((row) => [row.id, row]));
+  return ids.map((id) => rows.get(id));
 }
 
 export async function findOwned<Row extends { mode: string }>(
@@ -28,8 +24,8 @@ export async function findOwned<Row extends { mode: string }>(
   noun: string,
 ): Promise<Row> {
   const row = isTransaction(db)
-    ? (await sql<Owned>(db, `select * from ${table} where id = $1`, [id]))[0]
-    : await readerOf(db, table)(id);
+    ? (await rowsByIds(db, table, [id]))[0]
+    : await batcherOf(db, `owned ${table}`, () => batched((ids: string[]) => rowsByIds(db, table, ids), 50, 1))(id);
   if (row === undefined || row.account_id !== caller.account.id) throw new ApiError('NOT_FOUND', `No ${noun} with id ${id}.`);
   if (row.mode !== caller.mode) {
     throw new ApiError('mode_mismatch', `The ${noun} ${id} is a ${row.mode} object: use a ${row.mode} key.`);

@@ -40,9 +40,11 @@ const APPROVED_PAYMENTS_SQL = `select r.reference, a.approved_at, a.expiry_month
     limit 1
   ) a`;
 
-// One refund per reference: a repeated request makes none (and is read after).
+// One refund per reference: a repeated request makes none (and is read after). Written in the
+// order of their references, so that two batches making some of the same never wait on each other
+// in a cycle.
 const INSERT_REFUNDS_SQL = `insert into sandbox_refunds (reference, payment_reference, amount_cents, status, failure_message, settles_at, created_at)
-  select *, $7::timestamptz from unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::timestamptz[])
+  select *, $7::timestamptz from unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::timestamptz[]) order by 1
   on conflict (reference) do nothing
   returning reference, status, failure_message, settles_at`;
 
@@ -59,11 +61,8 @@ export function createSandboxRefunds(deps: { db: Knex; clock: Clock; sandboxSett
   const settlementMs = deps.sandboxSettlementMs ?? DEFAULT_SANDBOX_SETTLEMENT_MS;
   const find = async (references: readonly string[]) => new Map((await sql<RefundRow>(db, FIND_REFUNDS_SQL, [references])).map((row) => [row.reference, row]));
   return {
-    async refund(asked) {
+    async refund(requests) {
       const now = clock.now();
-      // Written in the order of their references, so that two batches making some of the same
-      // never wait on each other in a cycle.
-      const requests = [...asked].sort((a, b) => (a.reference < b.reference ? -1 : a.reference > b.reference ? 1 : 0));
       type Approved = { reference: string; approved_at: Date; expiry_month: number | null; expiry_year: number | null };
       const approved = new Map((await sql<Approved>(db, APPROVED_PAYMENTS_SQL, [requests.map((r) => r.paymentReference)])).map((row) => [row.reference, row]));
       const decisions = requests.map((request) => {
@@ -84,7 +83,7 @@ export function createSandboxRefunds(deps: { db: Knex; clock: Clock; sandboxSett
       // Asked for before (a retry): reported as it was decided then.
       const madeBefore = requests.filter((r) => !rows.has(r.reference)).map((r) => r.reference);
       if (madeBefore.length > 0) for (const [reference, row] of await find(madeBefore)) rows.set(reference, row);
-      return asked.map((r) => outcomeOf(rows.get(r.reference), now));
+      return requests.map((r) => outcomeOf(rows.get(r.reference), now));
     },
     async refundOutcome(references) {
       const rows = await find(references);

@@ -42,8 +42,10 @@ const FIND_CHARGES_SQL = `select c.reference, c.status, c.decline_code, c.settle
   left join sandbox_tokens t on t.token = k.token
   left join sandbox_charges c on c.reference = k.reference
   order by k.n`;
+// Written in the order of their references, so that two batches making some of the same never
+// wait on each other in a cycle.
 const INSERT_CHARGES_SQL = `insert into sandbox_charges (reference, token, amount_cents, merchant_name, status, decline_code, settles_at, created_at)
-  select *, $8::timestamptz from unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
+  select *, $8::timestamptz from unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::timestamptz[]) order by 1
   on conflict (reference) do nothing
   returning reference, status, decline_code, settles_at`;
 
@@ -73,11 +75,7 @@ export function createSandboxSavedCards(deps: { db: Knex; clock: Clock }): Pick<
   const chargeNow = async (charges: readonly SavedCardCharge[]): Promise<ProcessorOutcome[]> => {
     const now = clock.now();
     const found = await findCharges(charges);
-    // Written in the order of their references, so that two batches making some of the same never
-    // wait on each other in a cycle.
-    const toMake = charges
-      .flatMap((charge, i) => (found[i]!.reference ? [] : [{ charge, card: found[i]! }]))
-      .sort((a, b) => (a.charge.reference < b.charge.reference ? -1 : a.charge.reference > b.charge.reference ? 1 : 0));
+    const toMake = charges.flatMap((charge, i) => (found[i]!.reference ? [] : [{ charge, card: found[i]! }]));
     const decisions = toMake.map(({ charge, card }) => {
       const usable = card.scheme !== null && card.scheme !== undefined && card.deleted_at === null;
       const decided = usable ? merchantInitiatedOutcome(card.expiry_month!, card.expiry_year!, now) : { outcome: 'card_declined' as const, atOnce: true };
