@@ -14,20 +14,44 @@ interface PooledClient {
 
 const statementNames = new Map<string, string>();
 
+const hashedName = (text: string) => `kasi_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+
 function statementName(text: string): string {
   let name = statementNames.get(text);
   if (!name) {
-    name = `kasi_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+    name = hashedName(text);
     statementNames.set(text, name);
   }
   return name;
 }
 
+/**
+ * PostgreSQL refuses to run a prepared statement whose result gained or lost a column since it was
+ * prepared: a `select *` after a newer process of a rolling deploy migrated. Such a statement is
+ * prepared again under a new name (a name cannot be taken back on every connection that holds it).
+ */
+function isStaleStatement(err: unknown): boolean {
+  return (err as { code?: string }).code === '0A000' && /cached plan must not change result type/.test((err as Error).message);
+}
+
+let renamed = 0;
+
+function renameStatement(text: string): void {
+  statementNames.set(text, `${hashedName(text)}_${++renamed}`);
+}
+
 export async function sql<Row extends QueryResultRow>(db: Knex | Knex.Transaction, text: string, values: unknown[] = []): Promise<Row[]> {
   const client = db.client as PooledClient;
   const connection = await client.acquireConnection();
+  const run = async () => (await connection.query<Row>({ name: statementName(text), text, values })).rows;
   try {
-    return (await connection.query<Row>({ name: statementName(text), text, values })).rows;
+    return await run();
+  } catch (err) {
+    if (!isStaleStatement(err)) throw err;
+    renameStatement(text);
+    // A transaction is aborted by the error: its caller's retry meets the new name.
+    if (isTransaction(db)) throw err;
+    return await run();
   } finally {
     await client.releaseConnection(connection);
   }
