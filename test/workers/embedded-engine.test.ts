@@ -40,6 +40,27 @@ describe('embedded engine: workflow cache', function () {
       await engine.shutdown();
     }
   });
+  it('a workflow waiting for a signal only stays while there is room, and goes before the least recently used', async function () {
+    const engine = await EmbeddedEngine.create({ workflowsPath, activities: { record: async (label: string) => label }, clock: 'virtual', maxCachedWorkflows: 2 });
+    try {
+      const inSandbox = (id: string) => engine.describe(id)?.inSandbox;
+      // No timeout: it waits for the poke alone, as a workflow on a test clock waits for its advance.
+      engine.start({ workflowType: 'waitForPoke', workflowId: 'poke/only', args: [undefined] });
+      await engine.runUntilIdle();
+      assert.equal(inSandbox('poke/only'), true, 'a signal may come at any moment: it stays');
+      engine.start({ workflowType: 'sleeper', workflowId: 'sleep/older', args: [30 * SECOND] });
+      await engine.runUntilIdle();
+      engine.start({ workflowType: 'sleeper', workflowId: 'sleep/newer', args: [30 * SECOND] });
+      await engine.runUntilIdle();
+      // The cache alone would have let the least recently used go, sleep/older.
+      assert.deepEqual(['poke/only', 'sleep/older', 'sleep/newer'].map(inSandbox), [false, true, true]);
+      await engine.signal('poke/only', 'poke');
+      await engine.runUntilIdle();
+      assert.equal(engine.describe('poke/only')?.status, 'COMPLETED', 'rebuilt, it takes the signal');
+    } finally {
+      await engine.shutdown();
+    }
+  });
 });
 
 describe('embedded engine: search attributes', function () {

@@ -1,7 +1,7 @@
 // The workflows kept in the sandbox, as a Temporal worker's workflow cache keeps them: at most
-// maxCachedWorkflows, the least recently used evicted first, and a run going to sleep for long
-// evicted right after its task. An evicted run is rebuilt when it next has work
-// (WorkflowTasks.rehydrate).
+// maxCachedWorkflows, the least recently used evicted first, a run going to sleep for long
+// evicted right after its task, and one waiting for a signal only evicted before the others. An
+// evicted run is rebuilt when it next has work (WorkflowTasks.rehydrate).
 import { getHeapStatistics } from 'node:v8';
 import type { BackgroundWork } from './background-work';
 import type { Clock } from './clock';
@@ -27,9 +27,19 @@ export function defaultMaxCachedWorkflows(): number {
   return Math.max(500, Math.floor(getHeapStatistics().heap_size_limit / 8 / CACHED_RUN_BYTES));
 }
 
+/** How a run waits after its task: for work soon, for a timer a minute or more away, or for a signal only. */
+type Wait = 'soon' | 'long' | 'signal';
+
 export class WorkflowCache {
-  /** Open runs whose sandbox is alive, least recently used first. */
+  /** Open runs whose sandbox is alive, waiting for something soon, least recently used first. */
   private readonly cached = new Set<Run>();
+  /**
+   * Those waiting for a signal only, least recently used first: evicted before any of the others.
+   * A signal may come at any moment (a test clock's advance wakes every workflow on the clock at
+   * once, a renewal storm 10,000 of them), so they stay while there is room, but they are the
+   * likeliest to sleep on.
+   */
+  private readonly waiting = new Set<Run>();
 
   constructor(
     private readonly clock: Clock,
@@ -39,34 +49,38 @@ export class WorkflowCache {
 
   /**
    * After a run's task (inside its turn): a run that will sleep long (only timers a minute or more
-   * away, or signals, to wait for) is evicted at once, while its sandbox is still young garbage and
-   * cheap to collect; the others are marked as just used.
+   * away to wait for) is evicted at once, while its sandbox is still young garbage and cheap to
+   * collect; the others are marked as just used.
    */
   async afterTask(run: Run): Promise<void> {
     if (!run.open || run.workflow === undefined) return;
-    if (!this.sleepsLong(run)) {
-      this.touch(run);
+    const wait = this.waitOf(run);
+    if (wait !== 'long') {
+      this.touch(run, wait === 'signal');
       return;
     }
-    this.cached.delete(run);
+    this.forget(run);
     await this.disposeSandbox(run);
   }
 
-  /** Marks the run as just used; evicts the least recently used idle runs past the cache size. */
-  touch(run: Run): void {
+  /**
+   * Marks the run as just used (`waiting`: for a signal only; unsaid, as it was); evicts the least
+   * recently used idle runs past the cache size, those waiting for a signal first.
+   */
+  touch(run: Run, waiting = this.waiting.has(run)): void {
     if (!run.open) return;
-    this.cached.delete(run);
-    this.cached.add(run);
-    for (const oldest of this.cached) {
-      if (this.cached.size <= this.maxCachedWorkflows) break;
-      this.cached.delete(oldest);
+    this.forget(run);
+    (waiting ? this.waiting : this.cached).add(run);
+    while (this.cached.size + this.waiting.size > this.maxCachedWorkflows) {
+      const oldest = (this.waiting.size > 0 ? this.waiting : this.cached).values().next().value!;
+      this.forget(oldest);
       this.evictWhenIdle(oldest);
     }
   }
 
   /** The run closed: its sandbox goes once its turn comes. */
   remove(run: Run): void {
-    this.cached.delete(run);
+    this.forget(run);
     this.work.trackActivation(run.exclusive(() => this.disposeSandbox(run)));
   }
 
@@ -81,11 +95,20 @@ export class WorkflowCache {
     await workflow?.dispose();
   }
 
-  private sleepsLong(run: Run): boolean {
-    if (run.activities || run.children || run.inbox) return false;
+  private forget(run: Run): void {
+    this.cached.delete(run);
+    this.waiting.delete(run);
+  }
+
+  private waitOf(run: Run): Wait {
+    if (run.activities || run.children || run.inbox) return 'soon';
     const wakeAfter = this.clock.now() + LONG_SLEEP_MS;
-    for (const { timer } of run.timers?.values() ?? []) if (timer.dueAt < wakeAfter) return false;
-    return true;
+    let timers = 0;
+    for (const { timer } of run.timers?.values() ?? []) {
+      if (timer.dueAt < wakeAfter) return 'soon';
+      timers++;
+    }
+    return timers > 0 ? 'long' : 'signal';
   }
 
   private evictWhenIdle(run: Run): void {
