@@ -82,22 +82,91 @@ function literal(value: unknown): string {
 }
 
 /**
- * Sends `text`, values written in already, as one simple query: the rows of each statement. If it
- * fails, `onFailure` is sent on the same connection before the error is thrown.
+ * A value as an argument of EXECUTE, whose parameter's type is known: an array as the text of an
+ * array literal (`'{"a","b"}'`), which an empty one can be too (`array[]` has no type of its own).
  */
-async function sendSimple(db: Knex | Knex.Transaction, text: string, onFailure?: string): Promise<QueryResultRow[][]> {
+function argument(value: unknown): string {
+  if (!Array.isArray(value)) return literal(value);
+  const element = (v: unknown) => {
+    if (v === null || v === undefined) return 'NULL';
+    if (Array.isArray(v) || (typeof v === 'object' && !(v instanceof Date))) throw new Error('an array of arrays or objects given as an SQL literal');
+    return `"${(v instanceof Date ? v.toISOString() : String(v)).replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+  };
+  return quoted(`{${value.map(element).join(',')}}`);
+}
+
+/**
+ * The statements sent in simple queries each connection holds prepared (SQL PREPARE, run by
+ * EXECUTE): planned once, where a statement written out with its values is parsed and planned
+ * every time (in a renewal storm, four tenths of PostgreSQL's time). A connection whose query
+ * failed is looked up again before its next one: a PREPARE before the failure stays, one after it
+ * never ran. At most PREPARED_PER_CONNECTION each (a plan's memory is the server's); past it, a
+ * statement is written out.
+ */
+const preparedOn = new WeakMap<PoolClient, Set<string>>();
+const unsure = new WeakSet<PoolClient>();
+const PREPARED_PER_CONNECTION = 100;
+const PREPARED_PREFIX = 'kasi_x_';
+
+async function preparedStatements(connection: PoolClient): Promise<Set<string>> {
+  let prepared = preparedOn.get(connection);
+  if (prepared === undefined || unsure.has(connection)) {
+    const { rows } = await connection.query<{ name: string }>('select name from pg_prepared_statements where starts_with(name, $1)', [PREPARED_PREFIX]);
+    prepared = new Set(rows.map((row) => row.name));
+    preparedOn.set(connection, prepared);
+    unsure.delete(connection);
+  }
+  return prepared;
+}
+
+/** How many values the statement takes: its highest $n. */
+function parameterCount(text: string): number {
+  let most = 0;
+  for (const [, n] of text.matchAll(/\$(\d+)/g)) most = Math.max(most, Number(n));
+  return most;
+}
+
+/**
+ * Sends `parts` as one simple query: SQL as it is, or a statement by EXECUTE (prepared first on
+ * this connection if need be, by PREPAREs at the head of the query). The rows of each part. If it
+ * fails, `onFailure` is sent on the same connection before the error is thrown (or, for a
+ * statement gone stale, before it is sent again).
+ */
+async function sendSimple(db: Knex | Knex.Transaction, parts: readonly (Statement | string)[], onFailure?: string, retried = false): Promise<QueryResultRow[][]> {
   const client = db.client as PooledClient;
   const connection = await client.acquireConnection();
+  const prepares: string[] = [];
+  const texts: string[] = [];
   try {
-    const results = (await connection.query(text)) as QueryResult | QueryResult[];
-    return (Array.isArray(results) ? results : [results]).map((result) => result.rows);
+    const prepared = await preparedStatements(connection);
+    const body = parts.map((part) => {
+      if (typeof part === 'string') return part;
+      const name = statementName(part.text).replace('kasi_', PREPARED_PREFIX);
+      if (!prepared.has(name)) {
+        if (prepared.size >= PREPARED_PER_CONNECTION) return inlined(part);
+        prepares.push(`prepare ${name} as ${part.text}`);
+        prepared.add(name);
+      }
+      texts.push(part.text);
+      const count = parameterCount(part.text);
+      return count === 0 ? `execute ${name}` : `execute ${name}(${Array.from({ length: count }, (_, i) => argument(part.values[i])).join(', ')})`;
+    });
+    const results = (await connection.query([...prepares, ...body].join(';\n'))) as QueryResult | QueryResult[];
+    return (Array.isArray(results) ? results : [results]).slice(prepares.length).map((result) => result.rows);
   } catch (err) {
+    unsure.add(connection);
     // The statement's own error is the one to report, whatever the clean-up meets.
     if (onFailure !== undefined) await connection.query(onFailure).catch(() => undefined);
-    throw err;
+    if (!isStaleStatement(err)) throw err;
+    // Which statement went stale is not said: each is prepared afresh under a new name. Outside a
+    // transaction, at once: those that ran before the failure are safe to run again (runStatements:
+    // none of them is kept; runEach: its statements must be).
+    for (const text of texts) renameStatement(text);
+    if (isTransaction(db) || retried) throw err;
   } finally {
     await client.releaseConnection(connection);
   }
+  return sendSimple(db, parts, onFailure, true);
 }
 
 /** Whether `db` is a transaction (else the pool). */
@@ -142,7 +211,7 @@ export function updateByIdStatement(table: string, id: string, changes: Record<s
 export async function runStatements(db: Knex | Knex.Transaction, statements: readonly Statement[]): Promise<QueryResultRow[][]> {
   if (statements.length === 0) return [];
   if (statements.length === 1) return [await sql(db, statements[0]!.text, [...statements[0]!.values])];
-  return sendSimple(db, statements.map(inlined).join(';\n'));
+  return sendSimple(db, statements);
 }
 
 /**
@@ -156,7 +225,7 @@ export async function runEach(db: Knex, statements: readonly Statement[]): Promi
   if (isTransaction(db)) throw new Error('runEach runs its own transactions: call it outside one');
   if (statements.length <= 1) return runStatements(db, statements);
   // The failing statement's transaction is left open, aborted: ended before the connection goes back.
-  const results = await sendSimple(db, statements.map((statement) => `begin;\n${inlined(statement)};\ncommit`).join(';\n'), 'rollback');
+  const results = await sendSimple(db, statements.flatMap((statement) => ['begin', statement, 'commit']), 'rollback');
   return statements.map((_statement, i) => results[3 * i + 1]!);
 }
 
@@ -172,6 +241,6 @@ function inlined({ text, values }: Statement): string {
  * write after these fails rather than land outside the transaction they ended. Their rows, in order.
  */
 export async function commitWith(trx: Knex.Transaction, statements: readonly Statement[]): Promise<QueryResultRow[][]> {
-  const results = await sendSimple(trx, [...statements.map(inlined), 'commit', 'begin read only'].join(';\n'));
+  const results = await sendSimple(trx, [...statements, 'commit', 'begin read only']);
   return results.slice(0, statements.length);
 }

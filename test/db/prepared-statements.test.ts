@@ -1,11 +1,62 @@
-// A named prepared statement (db/sql.ts sql) whose `select *` gained a column since it was prepared,
-// as after a newer process of a rolling deploy migrates: PostgreSQL refuses it
+// Prepared statements (db/sql.ts): those sent in simple queries (runStatements, runEach,
+// commitWith) prepared once on a connection and run by EXECUTE, also after a query that failed part
+// way; and a named prepared statement (sql, or EXECUTE) whose `select *` gained a column since it
+// was prepared, as after a newer process of a rolling deploy migrates: PostgreSQL refuses it
 // ("cached plan must not change result type"); it is prepared again and answers the new columns.
 import assert from 'node:assert/strict';
 import type { Knex } from 'knex';
 import { connect } from '../../db/connection';
-import { sql } from '../../db/sql';
+import { runEach, runStatements, sql } from '../../db/sql';
 import { freshDatabase, type TestDatabase } from '../support/database';
+
+describe('statements sent in one simple query, prepared on their connection', () => {
+  let database: TestDatabase;
+  let knex: Knex;
+
+  before(async () => {
+    database = await freshDatabase();
+    // One connection: every query meets what the ones before it prepared.
+    knex = connect(database.url, 1);
+    await knex.raw('create table tallies (id int primary key, tags text[] not null, n int not null default 0)');
+  });
+  after(async () => {
+    await knex?.destroy();
+    await database?.drop();
+  });
+
+  const add = { text: 'insert into tallies (id, tags) values ($1, $2::text[]) returning id, tags', values: [] as unknown[] };
+  const count = { text: 'update tallies set n = n + 1 where id = $1 returning n', values: [] as unknown[] };
+  const prepared = async () =>
+    (await knex.raw<{ rows: { statement: string; plans: number }[] }>(`select statement, generic_plans + custom_plans as plans from pg_prepared_statements where statement like 'prepare kasi_x_%' order by statement`)).rows;
+
+  it('prepares each once and runs it by EXECUTE, its values (an empty array, quotes, backslashes) given as they are', async () => {
+    const written = await runStatements(knex, [
+      { ...add, values: [1, []] },
+      { ...add, values: [2, ['a "b"', "c'd", 'e\\f', '{g}']] },
+      { ...count, values: [1] },
+    ]);
+    assert.deepEqual(written, [[{ id: 1, tags: [] }], [{ id: 2, tags: ['a "b"', "c'd", 'e\\f', '{g}'] }], [{ n: 1 }]]);
+    await runEach(knex, [{ ...count, values: [1] }, { ...count, values: [2] }]);
+    const plans = await prepared();
+    assert.equal(plans.length, 2, 'one PREPARE each');
+    assert.deepEqual(plans.map((p) => p.plans).sort(), [2, 3], 'each run by EXECUTE every time');
+  });
+
+  it('after a query that failed part way, prepares again what never ran', async () => {
+    const broken = { text: 'select no_such_column from tallies where id = $1', values: [1] };
+    const read = { text: 'select n from tallies where id = $1', values: [1] };
+    // The broken PREPARE stops the query: the one after it was never prepared.
+    await assert.rejects(runStatements(knex, [broken, read]), /no_such_column/);
+    assert.deepEqual(await runStatements(knex, [read, { ...count, values: [1] }]), [[{ n: 2 }], [{ n: 3 }]]);
+  });
+
+  it('a statement gone stale after a migration is prepared again under a new name and sent again, outside a transaction', async () => {
+    const all = { text: 'select * from tallies where id = $1', values: [2] };
+    assert.equal((await runStatements(knex, [all, { ...count, values: [2] }]))[0]![0]!.n, 1);
+    await knex.raw('alter table tallies add column note text');
+    assert.deepEqual(await runStatements(knex, [all, { ...count, values: [2] }]), [[{ id: 2, tags: ['a "b"', "c'd", 'e\\f', '{g}'], n: 2, note: null }], [{ n: 3 }]]);
+  });
+});
 
 describe('a prepared statement after a migration added a column', () => {
   let database: TestDatabase;
