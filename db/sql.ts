@@ -99,8 +99,7 @@ function argument(value: unknown): string {
  * The statements sent in simple queries each connection holds prepared (SQL PREPARE, run by
  * EXECUTE): planned once, where a statement written out with its values is parsed and planned
  * every time (in a renewal storm, four tenths of PostgreSQL's time). A connection whose query
- * failed is looked up again before its next one: a PREPARE before the failure stays, one after it
- * never ran. At most PREPARED_PER_CONNECTION each (a plan's memory is the server's); past it, a
+ * failed is looked up again before its next one: a PREPARE stays whatever happens after it. At most PREPARED_PER_CONNECTION each (a plan's memory is the server's); past it, a
  * statement is written out.
  */
 const preparedOn = new WeakMap<PoolClient, Set<string>>();
@@ -128,7 +127,7 @@ function parameterCount(text: string): number {
 
 /**
  * Sends `parts` as one simple query: SQL as it is, or a statement by EXECUTE (prepared first on
- * this connection if need be, by PREPAREs at the head of the query). The rows of each part. If it
+ * this connection if need be, the first time only). The rows of each part. If it
  * fails, `onFailure` is sent on the same connection before the error is thrown (or, for a
  * statement gone stale, before it is sent again).
  */
@@ -151,8 +150,11 @@ async function sendSimple(db: Knex | Knex.Transaction, parts: readonly (Statemen
       const count = parameterCount(part.text);
       return count === 0 ? `execute ${name}` : `execute ${name}(${Array.from({ length: count }, (_, i) => argument(part.values[i])).join(', ')})`;
     });
-    const results = (await connection.query([...prepares, ...body].join(';\n'))) as QueryResult | QueryResult[];
-    return (Array.isArray(results) ? results : [results]).slice(prepares.length).map((result) => result.rows);
+    // Each in a query of its own: a prepared statement keeps the whole text of the query that
+    // prepared it, and copies it at every EXECUTE.
+    for (const prepare of prepares) await connection.query(prepare);
+    const results = (await connection.query(body.join(';\n'))) as QueryResult | QueryResult[];
+    return (Array.isArray(results) ? results : [results]).map((result) => result.rows);
   } catch (err) {
     unsure.add(connection);
     // The statement's own error is the one to report, whatever the clean-up meets.
