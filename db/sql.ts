@@ -82,30 +82,24 @@ function literal(value: unknown): string {
 }
 
 /**
- * A value as an argument of EXECUTE, whose parameter's type is known: an array as the text of an
- * array literal (`'{"a","b"}'`), which an empty one can be too (`array[]` has no type of its own).
- */
-function argument(value: unknown): string {
-  if (!Array.isArray(value)) return literal(value);
-  const element = (v: unknown) => {
-    if (v === null || v === undefined) return 'NULL';
-    if (Array.isArray(v) || (typeof v === 'object' && !(v instanceof Date))) throw new Error('an array of arrays or objects given as an SQL literal');
-    return `"${(v instanceof Date ? v.toISOString() : String(v)).replace(/[\\"]/g, (c) => `\\${c}`)}"`;
-  };
-  return quoted(`{${value.map(element).join(',')}}`);
-}
-
-/**
  * The statements sent in simple queries each connection holds prepared (SQL PREPARE, run by
  * EXECUTE): planned once, where a statement written out with its values is parsed and planned
  * every time (in a renewal storm, four tenths of PostgreSQL's time). A connection whose query
- * failed is looked up again before its next one: a PREPARE stays whatever happens after it. At most PREPARED_PER_CONNECTION each (a plan's memory is the server's); past it, a
- * statement is written out.
+ * failed is looked up again before its next one: a PREPARE stays whatever happens after it. At
+ * most PREPARED_PER_CONNECTION each (a plan's memory is the server's); past it, a statement is
+ * written out.
  */
 const preparedOn = new WeakMap<PoolClient, Set<string>>();
 const unsure = new WeakSet<PoolClient>();
 const PREPARED_PER_CONNECTION = 100;
 const PREPARED_PREFIX = 'kasi_x_';
+
+/**
+ * The types of each prepared statement's parameters, as PostgreSQL inferred them, asked once per
+ * process: an array argument is written with its type (`array[]` has none of its own, and one of
+ * quoted strings is a text[], which no timestamptz[] is assigned from).
+ */
+const parameterTypes = new Map<string, string[]>();
 
 async function preparedStatements(connection: PoolClient): Promise<Set<string>> {
   let prepared = preparedOn.get(connection);
@@ -118,41 +112,45 @@ async function preparedStatements(connection: PoolClient): Promise<Set<string>> 
   return prepared;
 }
 
-/** How many values the statement takes: its highest $n. */
-function parameterCount(text: string): number {
-  let most = 0;
-  for (const [, n] of text.matchAll(/\$(\d+)/g)) most = Math.max(most, Number(n));
-  return most;
+/** Prepares `text` as `name` on the connection, in a query of its own: a prepared statement keeps the whole text of the query that prepared it, and copies it at every EXECUTE. */
+async function prepare(connection: PoolClient, name: string, text: string): Promise<void> {
+  await connection.query(`prepare ${name} as ${text}`);
+  if (parameterTypes.has(text)) return;
+  const { rows } = await connection.query<{ types: string[] }>('select parameter_types::text[] as types from pg_prepared_statements where name = $1', [name]);
+  parameterTypes.set(text, rows[0]!.types);
+}
+
+function executed(name: string, { text, values }: Statement): string {
+  const types = parameterTypes.get(text)!;
+  if (types.length === 0) return `execute ${name}`;
+  return `execute ${name}(${types.map((type, i) => (Array.isArray(values[i]) ? `${literal(values[i])}::${type}` : literal(values[i]))).join(', ')})`;
 }
 
 /**
  * Sends `parts` as one simple query: SQL as it is, or a statement by EXECUTE (prepared first on
- * this connection if need be, the first time only). The rows of each part. If it
- * fails, `onFailure` is sent on the same connection before the error is thrown (or, for a
- * statement gone stale, before it is sent again).
+ * this connection if need be, the first time only). The rows of each part. If it fails,
+ * `onFailure` is sent on the same connection before the error is thrown (or, for a statement gone
+ * stale, before it is sent again).
  */
 async function sendSimple(db: Knex | Knex.Transaction, parts: readonly (Statement | string)[], onFailure?: string, retried = false): Promise<QueryResultRow[][]> {
   const client = db.client as PooledClient;
   const connection = await client.acquireConnection();
-  const prepares: string[] = [];
   const texts: string[] = [];
   try {
     const prepared = await preparedStatements(connection);
-    const body = parts.map((part) => {
-      if (typeof part === 'string') return part;
+    const names = new Map<Statement, string>();
+    for (const part of parts) {
+      if (typeof part === 'string') continue;
       const name = statementName(part.text).replace('kasi_', PREPARED_PREFIX);
       if (!prepared.has(name)) {
-        if (prepared.size >= PREPARED_PER_CONNECTION) return inlined(part);
-        prepares.push(`prepare ${name} as ${part.text}`);
+        if (prepared.size >= PREPARED_PER_CONNECTION) continue;
         prepared.add(name);
+        await prepare(connection, name, part.text);
       }
       texts.push(part.text);
-      const count = parameterCount(part.text);
-      return count === 0 ? `execute ${name}` : `execute ${name}(${Array.from({ length: count }, (_, i) => argument(part.values[i])).join(', ')})`;
-    });
-    // Each in a query of its own: a prepared statement keeps the whole text of the query that
-    // prepared it, and copies it at every EXECUTE.
-    for (const prepare of prepares) await connection.query(prepare);
+      names.set(part, name);
+    }
+    const body = parts.map((part) => (typeof part === 'string' ? part : names.has(part) ? executed(names.get(part)!, part) : inlined(part)));
     const results = (await connection.query(body.join(';\n'))) as QueryResult | QueryResult[];
     return (Array.isArray(results) ? results : [results]).map((result) => result.rows);
   } catch (err) {
@@ -163,7 +161,10 @@ async function sendSimple(db: Knex | Knex.Transaction, parts: readonly (Statemen
     // Which statement went stale is not said: each is prepared afresh under a new name. Outside a
     // transaction, at once: those that ran before the failure are safe to run again (runStatements:
     // none of them is kept; runEach: its statements must be).
-    for (const text of texts) renameStatement(text);
+    for (const text of texts) {
+      renameStatement(text);
+      parameterTypes.delete(text);
+    }
     if (isTransaction(db) || retried) throw err;
   } finally {
     await client.releaseConnection(connection);

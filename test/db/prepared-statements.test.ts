@@ -17,25 +17,26 @@ describe('statements sent in one simple query, prepared on their connection', ()
     database = await freshDatabase();
     // One connection: every query meets what the ones before it prepared.
     knex = connect(database.url, 1);
-    await knex.raw('create table tallies (id int primary key, tags text[] not null, n int not null default 0)');
+    await knex.raw('create table tallies (id int primary key, tags text[] not null, times timestamptz[], n int not null default 0)');
   });
   after(async () => {
     await knex?.destroy();
     await database?.drop();
   });
 
-  const add = { text: 'insert into tallies (id, tags) values ($1, $2::text[]) returning id, tags', values: [] as unknown[] };
+  const add = { text: 'insert into tallies (id, tags, times) values ($1, $2, $3) returning id, tags, times', values: [] as unknown[] };
   const count = { text: 'update tallies set n = n + 1 where id = $1 returning n', values: [] as unknown[] };
   const prepared = async () =>
     (await knex.raw<{ rows: { statement: string; generic: number; custom: number }[] }>(`select statement, generic_plans as generic, custom_plans as custom from pg_prepared_statements where statement like 'prepare kasi_x_%' order by statement`)).rows;
 
-  it('prepares each once and runs it by EXECUTE on its generic plan, its values (an empty array, quotes, backslashes) given as they are', async () => {
+  it('prepares each once and runs it by EXECUTE on its generic plan, its values (arrays, empty or of times, quotes, backslashes) given as they are', async () => {
+    const at = new Date('2026-11-27T10:00:00.000Z');
     const written = await runStatements(knex, [
-      { ...add, values: [1, []] },
-      { ...add, values: [2, ['a "b"', "c'd", 'e\\f', '{g}']] },
+      { ...add, values: [1, [], null] },
+      { ...add, values: [2, ['a "b"', "c'd", 'e\\f', '{g}'], [at]] },
       { ...count, values: [1] },
     ]);
-    assert.deepEqual(written, [[{ id: 1, tags: [] }], [{ id: 2, tags: ['a "b"', "c'd", 'e\\f', '{g}'] }], [{ n: 1 }]]);
+    assert.deepEqual(written, [[{ id: 1, tags: [], times: null }], [{ id: 2, tags: ['a "b"', "c'd", 'e\\f', '{g}'], times: [at] }], [{ n: 1 }]]);
     await runEach(knex, [{ ...count, values: [1] }, { ...count, values: [2] }]);
     const plans = await prepared();
     assert.equal(plans.length, 2, 'one PREPARE each');
@@ -55,7 +56,7 @@ describe('statements sent in one simple query, prepared on their connection', ()
     const all = { text: 'select * from tallies where id = $1', values: [2] };
     assert.equal((await runStatements(knex, [all, { ...count, values: [2] }]))[0]![0]!.n, 1);
     await knex.raw('alter table tallies add column note text');
-    assert.deepEqual(await runStatements(knex, [all, { ...count, values: [2] }]), [[{ id: 2, tags: ['a "b"', "c'd", 'e\\f', '{g}'], n: 2, note: null }], [{ n: 3 }]]);
+    assert.deepEqual(await runStatements(knex, [all, { ...count, values: [2] }]), [[{ id: 2, tags: ['a "b"', "c'd", 'e\\f', '{g}'], times: [new Date('2026-11-27T10:00:00.000Z')], n: 2, note: null }], [{ n: 3 }]]);
   });
 });
 
