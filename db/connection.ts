@@ -28,17 +28,8 @@ export interface Database {
  */
 const knexLog = (line: unknown) => process.stderr.write(`knex: ${String(line).split('\n')[0]}\n`);
 
-/**
- * Named prepared statements (db/sql.ts: the hot paths, by key or by a list of ids) run on their
- * generic plan, made once, as PostgreSQL's default would only after five custom plans, and then
- * only if the generic one's estimate is no worse: for statements that write (a renewal's invoice,
- * a payment's outcome) it planned every time, a third of PostgreSQL's time in a renewal storm.
- * Knex's queries are unnamed, planned with their values each time as before.
- */
-const CONNECTION_OPTIONS = '-c plan_cache_mode=force_generic_plan';
-
 export function connect(url: string, poolMax = 10): Knex {
-  return knexFactory({ client: 'pg', connection: { connectionString: url, options: CONNECTION_OPTIONS }, pool: { min: 0, max: poolMax }, log: { warn: knexLog, error: knexLog, deprecate: knexLog, debug: knexLog } });
+  return knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: poolMax }, log: { warn: knexLog, error: knexLog, deprecate: knexLog, debug: knexLog } });
 }
 
 export async function migrate(knex: Knex): Promise<string[]> {

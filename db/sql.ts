@@ -31,13 +31,15 @@ function statementName(text: string): string {
  * prepared again under a new name (a name cannot be taken back on every connection that holds it).
  */
 function isStaleStatement(err: unknown): boolean {
-  return (err as { code?: string }).code === '0A000' && /cached plan must not change result type/.test((err as Error).message);
+  const { code, routine } = err as { code?: string; routine?: string };
+  return code === '0A000' && routine === 'RevalidateCachedQuery';
 }
 
 let renamed = 0;
 
-function renameStatement(text: string): void {
-  statementNames.set(text, `${hashedName(text)}_${++renamed}`);
+/** Gives `text` a new name, unless another caller that met the same failure has done so already. */
+function renameStatement(text: string, failed: string): void {
+  if (statementNames.get(text) === failed) statementNames.set(text, `${hashedName(text)}_${++renamed}`);
 }
 
 export async function sql<Row extends QueryResultRow>(db: Knex | Knex.Transaction, text: string, values: unknown[] = []): Promise<Row[]> {
@@ -45,13 +47,16 @@ export async function sql<Row extends QueryResultRow>(db: Knex | Knex.Transactio
   const connection = await client.acquireConnection();
   const run = async () => (await connection.query<Row>({ name: statementName(text), text, values })).rows;
   try {
-    return await run();
-  } catch (err) {
-    if (!isStaleStatement(err)) throw err;
-    renameStatement(text);
-    // A transaction is aborted by the error: its caller's retry meets the new name.
-    if (isTransaction(db)) throw err;
-    return await run();
+    const name = statementName(text);
+    try {
+      return await run();
+    } catch (err) {
+      if (!isStaleStatement(err)) throw err;
+      renameStatement(text, name);
+      // A transaction is aborted by the error: its caller's retry meets the new name.
+      if (isTransaction(db)) throw err;
+      return await run();
+    }
   } finally {
     await client.releaseConnection(connection);
   }
@@ -84,15 +89,14 @@ function literal(value: unknown): string {
 /**
  * The statements sent in simple queries each connection holds prepared (SQL PREPARE, run by
  * EXECUTE): planned once, where a statement written out with its values is parsed and planned
- * every time (in a renewal storm, four tenths of PostgreSQL's time). A connection whose query
- * failed is looked up again before its next one: a PREPARE stays whatever happens after it. At
+ * every time (in a renewal storm, four tenths of PostgreSQL's time). Each PREPARE goes in a query
+ * of its own, so what a connection holds is known: a PREPARE stays whatever happens after it. At
  * most PREPARED_PER_CONNECTION each (a plan's memory is the server's); past it, a statement is
- * written out.
+ * written out. A statement must be preparable: each $n typed by its context (or a cast), as for
+ * `sql`.
  */
 const preparedOn = new WeakMap<PoolClient, Set<string>>();
-const unsure = new WeakSet<PoolClient>();
 const PREPARED_PER_CONNECTION = 100;
-const PREPARED_PREFIX = 'kasi_x_';
 
 /**
  * The types of each prepared statement's parameters, as PostgreSQL inferred them, asked once per
@@ -101,75 +105,85 @@ const PREPARED_PREFIX = 'kasi_x_';
  */
 const parameterTypes = new Map<string, string[]>();
 
-async function preparedStatements(connection: PoolClient): Promise<Set<string>> {
-  let prepared = preparedOn.get(connection);
-  if (prepared === undefined || unsure.has(connection)) {
-    const { rows } = await connection.query<{ name: string }>('select name from pg_prepared_statements where starts_with(name, $1)', [PREPARED_PREFIX]);
-    prepared = new Set(rows.map((row) => row.name));
-    preparedOn.set(connection, prepared);
-    unsure.delete(connection);
-  }
-  return prepared;
-}
-
-/** Prepares `text` as `name` on the connection, in a query of its own: a prepared statement keeps the whole text of the query that prepared it, and copies it at every EXECUTE. */
-async function prepare(connection: PoolClient, name: string, text: string): Promise<void> {
+/** Prepares `text` as `name` on the connection, in a query of its own (a prepared statement keeps the whole text of the query that prepared it, and copies it at every EXECUTE): its parameters' types. */
+async function prepare(connection: PoolClient, name: string, text: string): Promise<string[]> {
   await connection.query(`prepare ${name} as ${text}`);
-  if (parameterTypes.has(text)) return;
-  const { rows } = await connection.query<{ types: string[] }>('select parameter_types::text[] as types from pg_prepared_statements where name = $1', [name]);
-  parameterTypes.set(text, rows[0]!.types);
+  let types = parameterTypes.get(text);
+  if (types === undefined) {
+    types = (await connection.query<{ types: string[] }>('select parameter_types::text[] as types from pg_prepared_statements where name = $1', [name])).rows[0]!.types;
+    parameterTypes.set(text, types);
+  }
+  return types;
 }
 
-function executed(name: string, { text, values }: Statement): string {
-  const types = parameterTypes.get(text)!;
-  if (types.length === 0) return `execute ${name}`;
-  return `execute ${name}(${types.map((type, i) => (Array.isArray(values[i]) ? `${literal(values[i])}::${type}` : literal(values[i]))).join(', ')})`;
+/**
+ * The statement run on its generic plan, made once: PostgreSQL's default plans a run afresh for
+ * its values five times, and then for as long as the generic plan's estimate looks worse, which for
+ * the writes of a renewal (invoice, payment, outcome, each with its event) was every time. Set for
+ * the statement alone (SET LOCAL, back to the default after it): knex's queries in the same
+ * transaction keep plans made for their values (a partial index on a status needs the status).
+ */
+function executed(name: string, types: readonly string[], values: readonly unknown[]): string {
+  const args = types.map((type, i) => (Array.isArray(values[i]) ? `${literal(values[i])}::${type}` : literal(values[i])));
+  return `set local plan_cache_mode = force_generic_plan;\nexecute ${name}${args.length === 0 ? '' : `(${args.join(', ')})`};\nset local plan_cache_mode = default`;
 }
 
 /**
  * Sends `parts` as one simple query: SQL as it is, or a statement by EXECUTE (prepared first on
  * this connection if need be, the first time only). The rows of each part. If it fails,
- * `onFailure` is sent on the same connection before the error is thrown (or, for a statement gone
- * stale, before it is sent again).
+ * `onFailure` is sent on the same connection before the error is thrown. A statement gone stale is
+ * prepared afresh under a new name, and, when `again` (none of the query's work was kept), the
+ * query is sent again at once.
  */
-async function sendSimple(db: Knex | Knex.Transaction, parts: readonly (Statement | string)[], onFailure?: string, retried = false): Promise<QueryResultRow[][]> {
+async function sendSimple(db: Knex | Knex.Transaction, parts: readonly (Statement | string)[], options: { onFailure?: string; again?: boolean } = {}): Promise<QueryResultRow[][]> {
   const client = db.client as PooledClient;
   const connection = await client.acquireConnection();
-  const texts: string[] = [];
+  const used = new Map<string, string>();
   try {
-    const prepared = await preparedStatements(connection);
-    const names = new Map<Statement, string>();
+    let prepared = preparedOn.get(connection);
+    if (prepared === undefined) preparedOn.set(connection, (prepared = new Set()));
+    const body: string[] = [];
+    const counts: number[] = [];
     for (const part of parts) {
-      if (typeof part === 'string') continue;
-      const name = statementName(part.text).replace('kasi_', PREPARED_PREFIX);
-      if (!prepared.has(name)) {
-        if (prepared.size >= PREPARED_PER_CONNECTION) continue;
-        prepared.add(name);
-        await prepare(connection, name, part.text);
+      if (typeof part === 'string') {
+        body.push(part);
+        counts.push(1);
+        continue;
       }
-      texts.push(part.text);
-      names.set(part, name);
+      const base = statementName(part.text);
+      const name = base.replace('kasi_', 'kasi_x_');
+      let types: string[] | undefined;
+      if (prepared.has(name)) types = parameterTypes.get(part.text);
+      else if (prepared.size < PREPARED_PER_CONNECTION) {
+        types = await prepare(connection, name, part.text);
+        // Only once it is held: a failed PREPARE leaves the set true to the connection.
+        prepared.add(name);
+      }
+      if (types === undefined) {
+        body.push(inlined(part));
+        counts.push(1);
+      } else {
+        used.set(part.text, base);
+        body.push(executed(name, types, part.values));
+        counts.push(3);
+      }
     }
-    const body = parts.map((part) => (typeof part === 'string' ? part : names.has(part) ? executed(names.get(part)!, part) : inlined(part)));
     const results = (await connection.query(body.join(';\n'))) as QueryResult | QueryResult[];
-    return (Array.isArray(results) ? results : [results]).map((result) => result.rows);
+    const all = Array.isArray(results) ? results : [results];
+    // A statement's rows are the middle of its three (its SET LOCALs around it).
+    let at = 0;
+    return counts.map((count) => all[(at += count) - (count === 3 ? 2 : 1)]!.rows);
   } catch (err) {
-    unsure.add(connection);
     // The statement's own error is the one to report, whatever the clean-up meets.
-    if (onFailure !== undefined) await connection.query(onFailure).catch(() => undefined);
+    if (options.onFailure !== undefined) await connection.query(options.onFailure).catch(() => undefined);
     if (!isStaleStatement(err)) throw err;
-    // Which statement went stale is not said: each is prepared afresh under a new name. Outside a
-    // transaction, at once: those that ran before the failure are safe to run again (runStatements:
-    // none of them is kept; runEach: its statements must be).
-    for (const text of texts) {
-      renameStatement(text);
-      parameterTypes.delete(text);
-    }
-    if (isTransaction(db) || retried) throw err;
+    // Which statement went stale is not said: each is prepared afresh under a new name.
+    for (const [text, base] of used) renameStatement(text, base);
+    if (isTransaction(db) || options.again !== true) throw err;
   } finally {
     await client.releaseConnection(connection);
   }
-  return sendSimple(db, parts, onFailure, true);
+  return sendSimple(db, parts, { ...options, again: false });
 }
 
 /** Whether `db` is a transaction (else the pool). */
@@ -214,7 +228,8 @@ export function updateByIdStatement(table: string, id: string, changes: Record<s
 export async function runStatements(db: Knex | Knex.Transaction, statements: readonly Statement[]): Promise<QueryResultRow[][]> {
   if (statements.length === 0) return [];
   if (statements.length === 1) return [await sql(db, statements[0]!.text, [...statements[0]!.values])];
-  return sendSimple(db, statements);
+  // One implicit transaction: a failure keeps none of them, so a stale statement's query may go again.
+  return sendSimple(db, statements, { again: true });
 }
 
 /**
@@ -228,7 +243,7 @@ export async function runEach(db: Knex, statements: readonly Statement[]): Promi
   if (isTransaction(db)) throw new Error('runEach runs its own transactions: call it outside one');
   if (statements.length <= 1) return runStatements(db, statements);
   // The failing statement's transaction is left open, aborted: ended before the connection goes back.
-  const results = await sendSimple(db, statements.flatMap((statement) => ['begin', statement, 'commit']), 'rollback');
+  const results = await sendSimple(db, statements.flatMap((statement) => ['begin', statement, 'commit']), { onFailure: 'rollback' });
   return statements.map((_statement, i) => results[3 * i + 1]!);
 }
 

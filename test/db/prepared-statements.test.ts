@@ -47,19 +47,34 @@ describe('prepared statements', () => {
       assert.deepEqual(plans.map((p) => p.custom), [0, 0], 'none planned for its values');
     });
 
-    it('after a query that failed part way, prepares again what never ran', async () => {
-      const broken = { text: 'select no_such_column from tallies where id = $1', values: [1] };
-      const read = { text: 'select n from tallies where id = $1', values: [1] };
-      // The broken PREPARE stops the query: the one after it was never prepared.
-      await assert.rejects(runStatements(knex, [broken, read]), /no_such_column/);
-      assert.deepEqual(await runStatements(knex, [read, { ...count, values: [1] }]), [[{ n: 2 }], [{ n: 3 }]]);
+    it('a PREPARE that failed is not taken as held: the statement is prepared when it next comes', async () => {
+      const read = { text: 'select count(*)::int as n from later', values: [] };
+      await assert.rejects(runStatements(knex, [read, { ...count, values: [1] }]), /relation "later" does not exist/);
+      await knex.raw('create table later (id int)');
+      assert.deepEqual(await runStatements(knex, [read, { ...count, values: [1] }]), [[{ n: 0 }], [{ n: 3 }]]);
+      assert.equal((await prepared()).filter((p) => p.statement.includes('from later')).length, 1, 'prepared, not written out');
     });
 
-    it('a statement gone stale after a migration is prepared again under a new name and sent again, outside a transaction', async () => {
+    it("sets generic plans for its own statements only: the connection's other queries keep plans made for their values", async () => {
+      const mode = async (db: Knex | Knex.Transaction) => (await db.raw<{ rows: { plan_cache_mode: string }[] }>('show plan_cache_mode')).rows[0]!.plan_cache_mode;
+      await runStatements(knex, [{ ...count, values: [1] }, { ...count, values: [2] }]);
+      assert.equal(await mode(knex), 'auto');
+      await knex.transaction(async (trx) => {
+        await runStatements(trx, [{ ...count, values: [1] }, { ...count, values: [2] }]);
+        assert.equal(await mode(trx), 'auto', 'nor later in its transaction');
+      });
+    });
+
+    it('a statement gone stale after a migration is prepared again under a new name; sent again at once by runStatements, not by runEach', async () => {
       const all = { text: 'select * from tallies where id = $1', values: [2] };
-      assert.equal((await runStatements(knex, [all, { ...count, values: [2] }]))[0]![0]!.n, 1);
+      const row = { id: 2, tags: ['a "b"', "c'd", 'e\\f', '{g}'], times: [new Date('2026-11-27T10:00:00.000Z')] };
+      assert.equal((await runStatements(knex, [all, { ...count, values: [2] }]))[0]![0]!.n, 3);
       await knex.raw('alter table tallies add column note text');
-      assert.deepEqual(await runStatements(knex, [all, { ...count, values: [2] }]), [[{ id: 2, tags: ['a "b"', "c'd", 'e\\f', '{g}'], times: [new Date('2026-11-27T10:00:00.000Z')], n: 2, note: null }], [{ n: 3 }]]);
+      assert.deepEqual(await runStatements(knex, [all, { ...count, values: [2] }]), [[{ ...row, n: 4, note: null }], [{ n: 5 }]]);
+      await knex.raw('alter table tallies add column noted boolean');
+      // runEach keeps what committed before the failure: sent again, the increment would be made twice.
+      await assert.rejects(runEach(knex, [{ ...count, values: [2] }, all]), /cached plan must not change result type/);
+      assert.deepEqual(await runEach(knex, [{ ...count, values: [2] }, all]), [[{ n: 7 }], [{ ...row, n: 7, note: null, noted: null }]]);
     });
   });
 

@@ -64,10 +64,11 @@ export class WorkflowCache {
   }
 
   /**
-   * Marks the run as just used (`waiting`: for a signal only; unsaid, as it was); evicts the least
-   * recently used idle runs past the cache size, those waiting for a signal first.
+   * Marks the run as just used (`waiting`: with nothing due soon, so among the first to go; unsaid,
+   * as the run stands); evicts the least recently used idle runs past the cache size, those
+   * waiting first.
    */
-  touch(run: Run, waiting = this.waiting.has(run)): void {
+  touch(run: Run, waiting = this.waitOf(run) !== 'soon'): void {
     if (!run.open) return;
     this.forget(run);
     (waiting ? this.waiting : this.cached).add(run);
