@@ -105,7 +105,11 @@ const PREPARED_PER_CONNECTION = 100;
  */
 const parameterTypes = new Map<string, string[]>();
 
-/** Prepares `text` as `name` on the connection, in a query of its own (a prepared statement keeps the whole text of the query that prepared it, and copies it at every EXECUTE): its parameters' types. */
+/**
+ * Prepares `text` as `name` on the connection, in a query of its own (a prepared statement keeps
+ * the whole text of the query that prepared it, and copies it at every EXECUTE): its parameters'
+ * types.
+ */
 async function prepare(connection: PoolClient, name: string, text: string): Promise<string[]> {
   await connection.query(`prepare ${name} as ${text}`);
   let types = parameterTypes.get(text);
