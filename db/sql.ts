@@ -45,18 +45,16 @@ function renameStatement(text: string, failed: string): void {
 export async function sql<Row extends QueryResultRow>(db: Knex | Knex.Transaction, text: string, values: unknown[] = []): Promise<Row[]> {
   const client = db.client as PooledClient;
   const connection = await client.acquireConnection();
-  const run = async () => (await connection.query<Row>({ name: statementName(text), text, values })).rows;
+  const run = async (name: string) => (await connection.query<Row>({ name, text, values })).rows;
+  const name = statementName(text);
   try {
-    const name = statementName(text);
-    try {
-      return await run();
-    } catch (err) {
-      if (!isStaleStatement(err)) throw err;
-      renameStatement(text, name);
-      // A transaction is aborted by the error: its caller's retry meets the new name.
-      if (isTransaction(db)) throw err;
-      return await run();
-    }
+    return await run(name);
+  } catch (err) {
+    if (!isStaleStatement(err)) throw err;
+    renameStatement(text, name);
+    // A transaction is aborted by the error: its caller's retry meets the new name.
+    if (isTransaction(db)) throw err;
+    return await run(statementName(text));
   } finally {
     await client.releaseConnection(connection);
   }
@@ -120,17 +118,22 @@ async function prepare(connection: PoolClient, name: string, text: string): Prom
   return types;
 }
 
-/**
- * The statement run on its generic plan, made once: PostgreSQL's default plans a run afresh for
- * its values five times, and then for as long as the generic plan's estimate looks worse, which for
- * the writes of a renewal (invoice, payment, outcome, each with its event) was every time. Set for
- * the statement alone (SET LOCAL, back to the default after it): knex's queries in the same
- * transaction keep plans made for their values (a partial index on a status needs the status).
- */
+/** The EXECUTE of the statement prepared as `name`, its values written in (an array with its parameter's type). */
 function executed(name: string, types: readonly string[], values: readonly unknown[]): string {
   const args = types.map((type, i) => (Array.isArray(values[i]) ? `${literal(values[i])}::${type}` : literal(values[i])));
-  return `set local plan_cache_mode = force_generic_plan;\nexecute ${name}${args.length === 0 ? '' : `(${args.join(', ')})`};\nset local plan_cache_mode = default`;
+  return `execute ${name}${args.length === 0 ? '' : `(${args.join(', ')})`}`;
 }
+
+/**
+ * Around each EXECUTE: the statement runs on its generic plan, made once. PostgreSQL's default
+ * plans a run afresh for its values five times, and then for as long as the generic plan's
+ * estimate looks worse, which for the writes of a renewal (invoice, payment, outcome, each with
+ * its event) was every time. Set for the statement alone (SET LOCAL, back to the default after
+ * it): knex's queries in the same transaction keep plans made for their values (a partial index on
+ * a status needs the status).
+ */
+const GENERIC_PLAN = 'set local plan_cache_mode = force_generic_plan';
+const DEFAULT_PLAN = 'set local plan_cache_mode = default';
 
 /**
  * Sends `parts` as one simple query: SQL as it is, or a statement by EXECUTE (prepared first on
@@ -147,11 +150,11 @@ async function sendSimple(db: Knex | Knex.Transaction, parts: readonly (Statemen
     let prepared = preparedOn.get(connection);
     if (prepared === undefined) preparedOn.set(connection, (prepared = new Set()));
     const body: string[] = [];
-    const counts: number[] = [];
+    // Where each part's rows are among the statements sent.
+    const rowsAt: number[] = [];
     for (const part of parts) {
       if (typeof part === 'string') {
-        body.push(part);
-        counts.push(1);
+        rowsAt.push(body.push(part) - 1);
         continue;
       }
       const base = statementName(part.text);
@@ -163,20 +166,15 @@ async function sendSimple(db: Knex | Knex.Transaction, parts: readonly (Statemen
         // Only once it is held: a failed PREPARE leaves the set true to the connection.
         prepared.add(name);
       }
-      if (types === undefined) {
-        body.push(inlined(part));
-        counts.push(1);
-      } else {
+      if (types === undefined) rowsAt.push(body.push(inlined(part)) - 1);
+      else {
         used.set(part.text, base);
-        body.push(executed(name, types, part.values));
-        counts.push(3);
+        rowsAt.push(body.push(GENERIC_PLAN, executed(name, types, part.values), DEFAULT_PLAN) - 2);
       }
     }
     const results = (await connection.query(body.join(';\n'))) as QueryResult | QueryResult[];
     const all = Array.isArray(results) ? results : [results];
-    // A statement's rows are the middle of its three (its SET LOCALs around it).
-    let at = 0;
-    return counts.map((count) => all[(at += count) - (count === 3 ? 2 : 1)]!.rows);
+    return rowsAt.map((at) => all[at]!.rows);
   } catch (err) {
     // The statement's own error is the one to report, whatever the clean-up meets.
     if (options.onFailure !== undefined) await connection.query(options.onFailure).catch(() => undefined);

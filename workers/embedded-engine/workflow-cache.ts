@@ -34,8 +34,9 @@ export class WorkflowCache {
   /** Open runs whose sandbox is alive, waiting for something soon, least recently used first. */
   private readonly cached = new Set<Run>();
   /**
-   * Those waiting for a signal only, least recently used first: evicted before any of the others.
-   * A signal may come at any moment (a test clock's advance wakes every workflow on the clock at
+   * Those with nothing due soon, least recently used first: evicted before any of the others. Most
+   * wait for a signal only (a run sleeping long is evicted right after its task, and is here only
+   * when rebuilt for a query). A signal may come at any moment (a test clock's advance wakes every workflow on the clock at
    * once, a renewal storm 10,000 of them), so they stay while there is room, but they are the
    * likeliest to sleep on.
    */
