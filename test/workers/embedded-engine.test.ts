@@ -164,6 +164,34 @@ describe('embedded engine: activities running at once', function () {
       await engine.shutdown();
     }
   });
+
+  it('those waiting for a slot take it by priority key, as a server hands out its backlog: the lowest first, in order within a key', async function () {
+    const keys: [string, number][] = [['first', 3], ['b', 0], ['c', 3], ['urgent', 1], ['late', 5], ['d', 0], ['sooner', 2]];
+    const waiting = keys.slice(1).map(([label]) => `prioritized/${label}`);
+    const done: string[] = [];
+    const engine: EmbeddedEngine = await EmbeddedEngine.create({
+      workflowsPath,
+      activities: {
+        // The first holds the one slot until every other activity is scheduled and waits for it.
+        record: async (label: string) => {
+          while (label === 'first' && !waiting.every((id) => engine.describe(id)!.historyLength >= 5)) await new Promise((resolve) => setTimeout(resolve, 5));
+          done.push(label);
+          return label;
+        },
+      },
+      clock: 'virtual',
+      maxConcurrentActivities: 1,
+    });
+    try {
+      for (const [label, key] of keys) engine.start({ workflowType: 'prioritized', workflowId: `prioritized/${label}`, args: [label, key] });
+      await engine.runUntilIdle();
+      assert.deepEqual(done, ['first', 'urgent', 'sooner', 'b', 'c', 'd', 'late']);
+      const scheduled = engine.exportHistory('prioritized/urgent').events?.find((e) => e.activityTaskScheduledEventAttributes)?.activityTaskScheduledEventAttributes;
+      assert.equal(scheduled?.priority?.priorityKey, 1, 'the priority is in the history, as a server writes it');
+    } finally {
+      await engine.shutdown();
+    }
+  });
 });
 
 describe('embedded engine: signals and continue-as-new', function () {

@@ -38,10 +38,47 @@ export interface ActivityState {
   cancelRequestedEventId?: number;
 }
 
+/** A server's default priority key when an activity gives none: (1 + 5) / 2 with its default range. */
+const DEFAULT_PRIORITY_KEY = 3;
+
+/**
+ * Attempts waiting for a slot, in the order a Temporal server hands out a task queue's backlog:
+ * the lowest priority key first (an activity's `priority.priorityKey`; none or 0: the default),
+ * in the order they came within a key.
+ */
+class WaitingAttempts {
+  private readonly byKey = new Map<number, (() => void)[]>();
+  /** The keys with attempts waiting, lowest first. */
+  private keys: number[] = [];
+
+  push(priorityKey: number | null | undefined, turn: () => void): void {
+    const key = priorityKey || DEFAULT_PRIORITY_KEY;
+    let queue = this.byKey.get(key);
+    if (queue === undefined) {
+      this.byKey.set(key, (queue = []));
+      this.keys = [...this.keys, key].sort((a, b) => a - b);
+    }
+    queue.push(turn);
+  }
+
+  /** The next attempt's turn, taken off the queue. */
+  shift(): (() => void) | undefined {
+    const key = this.keys[0];
+    if (key === undefined) return undefined;
+    const queue = this.byKey.get(key)!;
+    const turn = queue.shift();
+    if (queue.length === 0) {
+      this.byKey.delete(key);
+      this.keys = this.keys.slice(1);
+    }
+    return turn;
+  }
+}
+
 export class ActivityCommands {
-  /** Attempts running now; beyond `maxRunning` the rest wait their turn, in order. */
+  /** Attempts running now; beyond `maxRunning` the rest wait their turn (WaitingAttempts). */
   private running = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly waiting = new WaitingAttempts();
 
   constructor(
     private readonly clock: Clock,
@@ -70,6 +107,7 @@ export class ActivityCommands {
         heartbeatTimeout: command.heartbeatTimeout,
         workflowTaskCompletedEventId: completedEventId,
         retryPolicy: command.retryPolicy,
+        priority: command.priority,
       },
     });
     const state: ActivityState = {
@@ -158,15 +196,17 @@ export class ActivityCommands {
 
   /**
    * Runs the attempt now, or, with `maxRunning` attempts running (a Temporal worker's
-   * maxConcurrentActivityTaskExecutions), when its turn comes: a storm of due activities would
-   * otherwise all wait on the database's pool at once, and those waiting past their start-to-close
-   * timeout be run again. Its timeout counts from its start. Virtual time waits for it meanwhile.
+   * maxConcurrentActivityTaskExecutions), when its turn comes (by its priority, then in order): a
+   * storm of due activities would otherwise all wait on the database's pool at once, and those
+   * waiting past their start-to-close timeout be run again. Its timeout counts from its start.
+   * Virtual time waits for it meanwhile.
    */
   private runAttempt(run: Run, state: ActivityState): void {
+    const { command } = state;
     if (this.running >= this.maxRunning) {
       this.work.trackAttempt(
         new Promise<void>((turn) => {
-          this.waiting.push(() => {
+          this.waiting.push(command.priority?.priorityKey, () => {
             turn();
             if (!state.done && run.open) this.runAttempt(run, state);
             else this.waiting.shift()?.();
@@ -184,7 +224,6 @@ export class ActivityCommands {
       this.waiting.shift()?.();
     };
     const now = this.clock.now();
-    const { command } = state;
     const startToCloseMs = optionalTsToMs(command.startToCloseTimeout) ?? optionalTsToMs(command.scheduleToCloseTimeout) ?? 0;
     const scheduleToCloseMs = optionalTsToMs(command.scheduleToCloseTimeout);
     const info: ActivityInfo = {

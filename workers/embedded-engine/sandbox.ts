@@ -45,22 +45,27 @@ class GlobalsSwitch {
     return installs;
   }
 
-  /** The globals that differ from the pristine state; undefined marks one deleted. */
+  /**
+   * The globals that differ from the pristine state; undefined marks one deleted. A global counts
+   * as changed when its value differs, as in the SDK's own switch (which redefines only those):
+   * a value is read without making a descriptor, so the scan allocates nothing for the globals a
+   * workflow left alone (every builtin's pristine descriptor is a value; an accessor is compared
+   * whole).
+   */
   private changes(): Descriptors {
+    const sandbox = this.sandbox as Record<PropertyKey, unknown>;
     const changed: Descriptors = new Map();
     let kept = 0;
-    for (const key of Reflect.ownKeys(this.sandbox)) {
-      const now = Reflect.getOwnPropertyDescriptor(this.sandbox, key);
+    for (const key of Reflect.ownKeys(sandbox)) {
       const was = this.pristine.get(key);
-      if (was === undefined) {
-        changed.set(key, now);
-        continue;
+      if (was !== undefined) {
+        kept++;
+        if ('value' in was ? Object.is(sandbox[key], was.value) : sameDescriptor(Reflect.getOwnPropertyDescriptor(sandbox, key), was)) continue;
       }
-      kept++;
-      if (!sameDescriptor(now, was)) changed.set(key, now);
+      changed.set(key, Reflect.getOwnPropertyDescriptor(sandbox, key));
     }
     if (kept < this.pristine.size) {
-      for (const key of this.pristine.keys()) if (!Object.prototype.hasOwnProperty.call(this.sandbox, key)) changed.set(key, undefined);
+      for (const key of this.pristine.keys()) if (!Object.prototype.hasOwnProperty.call(sandbox, key)) changed.set(key, undefined);
     }
     return changed;
   }
