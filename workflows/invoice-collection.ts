@@ -34,9 +34,10 @@ const { chargeInvoice, noticeInvoice } = proxyActivities<InvoiceActivities>({
   startToCloseTimeout: '30 seconds',
   // Collection must reach its outcome: retried without limit, as a charge's activities are.
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
-  // Temporal's priority keys run from 1 (first) to 5, 3 by default. When activities queue for a
-  // worker's slots, an invoice made is charged before more renewals are made: in a storm each is
-  // paid moments after it is made rather than after the last is made.
+  // Temporal's priority keys run from 1 (first) to 5, 3 by default. Where activities wait for a
+  // worker (a server's backlog, where it supports priority, or the embedded engine's slots), an
+  // invoice's charges and notices go ahead of the subscriptions' steps: in a renewal storm each
+  // invoice is paid moments after it is made rather than after the last is made.
   priority: { priorityKey: 2 },
 });
 

@@ -3,6 +3,7 @@
 // engine has: its workflow cache, shared search-attribute sets, overlapping activations, and how
 // it reports a broken workflow.
 import assert from 'node:assert/strict';
+import { Context } from '@temporalio/activity';
 import { defineSearchAttributeKey } from '@temporalio/common';
 import { createWorkflowEnv } from '../support/workflow-env';
 import type { WorkflowEnv } from '../support/workflow-env';
@@ -169,13 +170,18 @@ describe('embedded engine: activities running at once', function () {
     const keys: [string, number][] = [['first', 3], ['b', 0], ['c', 3], ['urgent', 1], ['late', 5], ['d', 0], ['sooner', 2]];
     const waiting = keys.slice(1).map(([label]) => `prioritized/${label}`);
     const done: string[] = [];
+    const seen = new Map<string, number | undefined>();
     const engine: EmbeddedEngine = await EmbeddedEngine.create({
       workflowsPath,
       activities: {
         // The first holds the one slot until every other activity is scheduled and waits for it.
         record: async (label: string) => {
-          while (label === 'first' && !waiting.every((id) => engine.describe(id)!.historyLength >= 5)) await new Promise((resolve) => setTimeout(resolve, 5));
+          for (let tries = 0; label === 'first' && !waiting.every((id) => engine.describe(id)!.historyLength >= 5); tries++) {
+            if (tries === 400) throw new Error('the other workflows did not all schedule their activity within 2 s');
+            await new Promise((resolve) => setTimeout(resolve, 5));
+          }
           done.push(label);
+          seen.set(label, Context.current().info.priority?.priorityKey);
           return label;
         },
       },
@@ -188,6 +194,7 @@ describe('embedded engine: activities running at once', function () {
       assert.deepEqual(done, ['first', 'urgent', 'sooner', 'b', 'c', 'd', 'late']);
       const scheduled = engine.exportHistory('prioritized/urgent').events?.find((e) => e.activityTaskScheduledEventAttributes)?.activityTaskScheduledEventAttributes;
       assert.equal(scheduled?.priority?.priorityKey, 1, 'the priority is in the history, as a server writes it');
+      assert.deepEqual([seen.get('urgent'), seen.get('late')], [1, 5], "and in the activity's info, as a worker gives it");
     } finally {
       await engine.shutdown();
     }

@@ -3,7 +3,7 @@
 // cancellation type), with the events a server writes for them.
 import { randomUUID } from 'node:crypto';
 import type { Info as ActivityInfo } from '@temporalio/activity';
-import { decompileRetryPolicy } from '@temporalio/common';
+import { decodePriority, decompileRetryPolicy } from '@temporalio/common';
 import type { ActivityFunction } from '@temporalio/common';
 import { optionalTsToMs } from '@temporalio/common/lib/time';
 import { coresdk, temporal } from '@temporalio/proto';
@@ -245,6 +245,7 @@ export class ActivityCommands {
       heartbeatDetails: undefined,
       taskQueue: command.taskQueue || run.taskQueue,
       retryPolicy: command.retryPolicy ? decompileRetryPolicy(command.retryPolicy) : undefined,
+      priority: decodePriority(command.priority),
       namespace: this.namespace,
       inWorkflow: true,
     };

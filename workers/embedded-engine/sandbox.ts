@@ -16,8 +16,9 @@ type Installs = [PropertyKey, PropertyDescriptor | undefined][];
 /**
  * Gives each workflow its own globals in the one shared context, as the SDK's reusable sandbox
  * does, but moves only what a workflow changed. The SDK's switch copies every global's descriptor
- * out and back in from inside the context, where each read goes through Node's contextify
- * interceptors: about 120 µs with 76 globals, and a checkout's life has five switches.
+ * out, and redefines those whose value differs, from inside the context, where each read goes
+ * through Node's contextify interceptors: about 120 µs with 76 globals, and a checkout's life has
+ * five switches.
  *
  * Node mirrors every global a script sets, defines or deletes onto the context's outer object, a
  * plain object that reads fast from here. So the switch compares that object with its pristine
@@ -48,9 +49,10 @@ class GlobalsSwitch {
   /**
    * The globals that differ from the pristine state; undefined marks one deleted. A global counts
    * as changed when its value differs, as in the SDK's own switch (which redefines only those):
-   * a value is read without making a descriptor, so the scan allocates nothing for the globals a
+   * values are read without making a descriptor, so the scan allocates nothing for the globals a
    * workflow left alone (every builtin's pristine descriptor is a value; an accessor is compared
-   * whole).
+   * whole). As in the SDK's, a global redefined with the same value and other attributes (made
+   * read-only, say) is not seen as changed.
    */
   private changes(): Descriptors {
     const sandbox = this.sandbox as Record<PropertyKey, unknown>;
