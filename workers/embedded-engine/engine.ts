@@ -83,9 +83,9 @@ export interface EngineOptions {
   /**
    * Activity attempts running at once (100 unless stated, a Temporal worker's default
    * maxConcurrentActivityTaskExecutions): the rest wait their turn (by priority key, as a server
-   * hands out its backlog, then in order), so a storm of activities does
-   * not queue thousands on the database's pool, where the API's requests wait too. Those called
-   * together are taken in batches (db/batched.ts), so the cap also bounds how many can be.
+   * hands out its backlog, then in order), so a storm of activities does not queue thousands on
+   * the database's pool, where the API's requests wait too. Those called together are taken in
+   * batches (db/batched.ts), so the cap also bounds how many can be.
    */
   maxConcurrentActivities?: number;
 }
