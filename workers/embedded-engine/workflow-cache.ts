@@ -36,9 +36,9 @@ export class WorkflowCache {
   /**
    * Those with nothing due soon, least recently used first: evicted before any of the others. Most
    * wait for a signal only (a run sleeping long is evicted right after its task, and is here only
-   * when rebuilt for a query). A signal may come at any moment (a test clock's advance wakes every workflow on the clock at
-   * once, a renewal storm 10,000 of them), so they stay while there is room, but they are the
-   * likeliest to sleep on.
+   * when rebuilt for a query). A signal may come at any moment (a test clock's advance wakes every
+   * workflow on the clock at once, a renewal storm 10,000 of them), so they stay while there is
+   * room, but they are the likeliest to sleep on.
    */
   private readonly waiting = new Set<Run>();
 
