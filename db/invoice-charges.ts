@@ -45,10 +45,18 @@ export interface InvoiceToCollect {
   card: ChargedCard | null;
   /** The account's plan (the monthly limit's notices). */
   plan: string;
+  /**
+   * Another payment of it (one on its page, another attempt) is with the processor, as the
+   * statement's snapshot saw it: a read locked by lockInvoicePayments sees every one committed.
+   */
+  busy: boolean;
 }
 
+/** A payment of invoice `i` other than `p` with the processor, as SQL. */
+const BUSY_SQL = `exists (select 1 from payments q where q.invoice_id = i.id and q.status = 'processing' and q.id is distinct from p.id)`;
+
 const invoicesToCollectSql = (lock: string) => `select r.n as request_n, i.*, t.frozen_time as clock_time, p.id as payment_id, p.status as payment_status,
-    p.failure_message as payment_failure, row_to_json(c) as card, a.plan as account_plan
+    p.failure_message as payment_failure, row_to_json(c) as card, a.plan as account_plan, ${BUSY_SQL} as busy
   from unnest($1::text[], $2::int[]) with ordinality r(invoice_id, attempt, n)
     join invoices i on i.id = r.invoice_id join accounts a on a.id = i.account_id join customers cu on cu.id = i.customer_id
     left join test_clocks t on t.id = cu.test_clock_id
@@ -70,11 +78,11 @@ export interface CollectionRequest {
  * `db`'s transaction when `lock`.
  */
 export async function invoicesToCollect(db: Db, requests: readonly CollectionRequest[], lock = false): Promise<InvoiceToCollect[]> {
-  type Read = InvoiceRow & { request_n: string; clock_time: Date | null; payment_id: string | null; payment_status: PaymentRow['status'] | null; payment_failure: string | null; card: ChargedCard | null; account_plan: string };
+  type Read = InvoiceRow & { request_n: string; clock_time: Date | null; payment_id: string | null; payment_status: PaymentRow['status'] | null; payment_failure: string | null; card: ChargedCard | null; account_plan: string; busy: boolean };
   const rows = await sql<Read>(db, lock ? LOCK_INVOICES_TO_COLLECT_SQL : INVOICES_TO_COLLECT_SQL, [requests.map((r) => r.invoiceId), requests.map((r) => r.attempt)]);
   const read: InvoiceToCollect[] = [];
-  for (const { request_n: n, clock_time: clockTime, payment_id: id, payment_status: status, payment_failure: failure, card, account_plan: plan, ...invoice } of rows) {
-    read[Number(n) - 1] = { invoice, clockTime, payment: id === null ? null : { id, status: status!, failure_message: failure }, card, plan };
+  for (const { request_n: n, clock_time: clockTime, payment_id: id, payment_status: status, payment_failure: failure, card, account_plan: plan, busy, ...invoice } of rows) {
+    read[Number(n) - 1] = { invoice, clockTime, payment: id === null ? null : { id, status: status!, failure_message: failure }, card, plan, busy };
   }
   requests.forEach((r, i) => {
     if (read[i] === undefined) throw new Error(`invoice ${r.invoiceId} not found`);
@@ -88,11 +96,21 @@ export async function invoiceToCollect(db: Db, invoiceId: string, attempt: numbe
 }
 
 /**
- * The attempts' payments written in one statement, each while its invoice is open with the attempt
- * still to make (the invoices held for update to the end, taken in id order), unless written
- * before (payments_invoice_attempt): one statement, so the account's running totals, which the
- * payments' trigger takes at the first row, are held for it and the reads after it only. Its rows:
- * the invoices whose payment it wrote.
+ * The invoices of `ids` locked, in id order (two writers locking some of the same never deadlock):
+ * the statement before any that must see every payment of them committed before the lock was had
+ * (a statement that waits for a row lock still reads what committed before it began).
+ */
+function lockInvoicesStatement(ids: readonly string[]): Statement {
+  return { text: 'select id from invoices where id = any($1::text[]) order by id for update', values: [ids] };
+}
+
+/**
+ * The attempts' payments written in one statement, each while its invoice (locked by the statement
+ * before it, lockInvoicesStatement, to the end) is open with the attempt still to make and no other
+ * payment of it with the processor (one on its page: one charge at a time), unless written before
+ * (payments_invoice_attempt): one statement, so the account's running totals, which the payments'
+ * trigger takes at the first row, are held for it and the reads after it only. Its rows: the
+ * invoices whose payment it wrote.
  */
 function chargesStatement(charges: readonly { payment: PaymentRow; card: ChargedCard }[]): Statement {
   const rows = charges.map(({ payment, card }) => ({
@@ -104,7 +122,8 @@ function chargesStatement(charges: readonly { payment: PaymentRow; card: Charged
   const columns = Object.keys(rows[0]!).map((column) => `"${column}"`).join(', ');
   const text = `with given as (select * from jsonb_populate_recordset(null::payments, $1::jsonb)),
     open as (select i.id from invoices i join given g on g.invoice_id = i.id
-      where i.status = 'open' and i.attempt_count < g.invoice_attempt order by i.id for update of i)
+      where i.status = 'open' and i.attempt_count < g.invoice_attempt
+        and not exists (select 1 from payments q where q.invoice_id = i.id and q.status = 'processing'))
     insert into payments (${columns}) select ${columns} from given where invoice_id in (select id from open)
     on conflict (invoice_id, invoice_attempt) where invoice_attempt is not null do nothing
     returning invoice_id`;
@@ -130,9 +149,10 @@ export interface WrittenCharge {
  * payment; null when there is none, its invoice having moved on (paid, voided, the attempt
  * applied) since it was read.
  */
-export async function writeInvoiceCharges(db: Knex, charges: readonly { payment: PaymentRow; card: ChargedCard }[], usageAt: Date): Promise<(WrittenCharge | null)[]> {
+export async function writeInvoiceCharges(db: Db, charges: readonly { payment: PaymentRow; card: ChargedCard }[], usageAt: Date): Promise<(WrittenCharge | null)[]> {
   const scopes = [...new Set(charges.map(({ payment }) => `${payment.account_id} ${payment.mode}`))].map((scope) => scope.split(' ') as [string, PaymentRow['mode']]);
-  const results = await runStatements(db, [
+  const [, ...results] = await runStatements(db, [
+    lockInvoicesStatement(charges.map(({ payment }) => payment.invoice_id!)),
     chargesStatement(charges),
     ...scopes.map(([accountId, mode]) => ({ text: MONTHLY_USAGE_SQL, values: monthlyUsageParams(accountId, mode, usageAt) })),
     { text: ATTEMPT_PAYMENTS_SQL, values: [charges.map((c) => c.payment.invoice_id), charges.map((c) => c.payment.invoice_attempt)] },
@@ -147,6 +167,32 @@ export async function writeInvoiceCharges(db: Knex, charges: readonly { payment:
     if (id !== null) written[i] = { paymentId: id, usedCents: inserted.has(i) ? used.get(`${payment.account_id} ${payment.mode}`)! : null };
   }
   return written;
+}
+
+/**
+ * The invoice locked for `trx`, then read with whether a payment of it other than `except` is with
+ * the processor (`busy`): read after the lock, so a charge written or a page payment begun while
+ * this waited is seen, and none begins until `trx` ends. What a void, a charge asked for by hand
+ * and a payment on its page decide by.
+ */
+export async function lockInvoicePayments(trx: Knex.Transaction, invoiceId: string, except: string | null = null): Promise<{ invoice: InvoiceRow; busy: boolean }> {
+  const lock = lockInvoicesStatement([invoiceId]);
+  await sql(trx, lock.text, [...lock.values]);
+  const [row] = await sql<InvoiceRow & { busy: boolean }>(trx, `select i.*, ${BUSY_SQL} as busy from invoices i left join payments p on p.id = $2 where i.id = $1`, [invoiceId, except]);
+  if (row === undefined) throw new Error(`invoice ${invoiceId} not found`);
+  const { busy, ...invoice } = row;
+  return { invoice, busy };
+}
+
+/** An invoice's attempt whose payment is with the processor, for the boot-time resumer (whatever the invoice's status). */
+export async function processingInvoiceCharges(db: Knex): Promise<{ invoice: Pick<InvoiceRow, 'id' | 'account_id' | 'mode'>; attempt: number; clockId: string | null }[]> {
+  const rows = await sql<{ id: string; account_id: string; mode: InvoiceRow['mode']; attempt: number; clock_id: string | null }>(
+    db,
+    `select i.id, i.account_id, i.mode, p.invoice_attempt as attempt, cu.test_clock_id as clock_id
+      from payments p join invoices i on i.id = p.invoice_id join customers cu on cu.id = i.customer_id
+      where p.status = 'processing' and p.invoice_attempt is not null`,
+  );
+  return rows.map(({ attempt, clock_id: clockId, ...invoice }) => ({ invoice, attempt, clockId }));
 }
 
 /** Invoice columns an invoice's collection changes (its lines, kept as JSON, are not among them). */

@@ -36,6 +36,8 @@ export interface InvoiceRow {
   last_failure: string | null;
   finalized_at: Date | null;
   paid_at: Date | null;
+  /** The payment that paid it; null while unpaid, and when nothing was charged (migration 020). */
+  paid_payment_id?: string | null;
   voided_at: Date | null;
   marked_uncollectible_at: Date | null;
   /** The hosted invoice page, from finalisation on. */

@@ -5,11 +5,12 @@ import type { Clock } from '../domain/clock';
 import { openCheckouts } from '../db/checkouts';
 import { pendingRefunds } from '../db/refunds';
 import { checkoutsWithCardToKeep, processingCharges } from '../db/saved-cards';
-import { cardChargeStart, cardExpiringStart, checkoutLifetimeStart, invoiceCollectionStart, monthlyLimitResetStart, refundStart, subscriptionStart, testClockAdvanceStart, webhookDeliveryStart, webhookResendStart } from '../orchestration/starts';
+import { cardChargeStart, cardExpiringStart, checkoutLifetimeStart, invoiceCollectionStart, invoicePaymentStart, monthlyLimitResetStart, refundStart, subscriptionStart, testClockAdvanceStart, webhookDeliveryStart, webhookResendStart } from '../orchestration/starts';
 import { pendingDeliveries } from '../db/webhook-deliveries';
 import { advancingClocks } from '../db/test-clocks';
 import { runningSubscriptions } from '../db/subscriptions';
 import { invoicesBeingCollected } from '../db/invoices';
+import { processingInvoiceCharges } from '../db/invoice-charges';
 import type { Resumer } from './orchestration';
 
 export function createResumers(deps: { db: Knex; clock: Clock }): Resumer[] {
@@ -45,5 +46,9 @@ export function createResumers(deps: { db: Knex; clock: Clock }): Resumer[] {
     // Every invoice still being collected, from its next attempt or its reminders (one whose
     // workflow runs already is left alone).
     async () => (await invoicesBeingCollected(deps.db)).map((invoice) => invoiceCollectionStart(invoice, invoice.clock_id)),
+    // Every invoice charge still with the processor, whatever its invoice's status (one voided
+    // while the bank decided is no longer being collected): seen to its outcome, as a charge asked
+    // for by hand is (refunded if it succeeded for an invoice it did not pay).
+    async () => (await processingInvoiceCharges(deps.db)).map(({ invoice, attempt, clockId }) => invoicePaymentStart(invoice, attempt, clockId)),
   ];
 }

@@ -86,6 +86,11 @@ export function checkoutPagesRouter(deps: CheckoutPagesDeps): Router {
         return message(ctx, locale, view, 409, 'notOpenTitle', 'notOpenText', 'not_open');
       case 'expired':
         return message(ctx, locale, view, 409, 'expiredTitle', 'expiredText', 'expired');
+      // A checkout of an invoice, which was closed, paid or is being charged since the checkout was made.
+      case 'invoice_not_open':
+        return message(ctx, locale, view, 409, 'invoiceClosedTitle', 'notOpenText', 'invoice_not_open');
+      case 'invoice_payment_pending':
+        return message(ctx, locale, view, 409, 'invoicePendingTitle', 'invoicePendingText', 'invoice_payment_pending');
       default:
         if (paymentRefused(ctx, locale, view, refusal)) return;
         if (refusal.code === 'NOT_SUPPORTED') return message(ctx, locale, view, 501, 'unavailable', null);

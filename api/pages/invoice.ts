@@ -1,10 +1,13 @@
 // The hosted invoice page at {base}/invoice/<id> (and /si/..., /ta/...): the merchant, the invoice's
 // number, lines, amount due and due date, and while it is open a button that makes the customer a
-// checkout of the amount due and sends them to it (services/invoices/open-checkout.ts; the button's
-// handling is checkout-button.ts's, shared with the payment link's page); a paid, voided or
-// uncollectible invoice says so, with no button. Server-rendered: no JavaScript.
+// checkout of the amount due and sends them to it (services/invoices/open-checkout.ts: the same one
+// again while it is open; the button's handling is checkout-button.ts's, shared with the payment
+// link's page); a paid invoice's page is its receipt (number, lines, amount paid, date paid, and
+// the card that paid it), and a voided or uncollectible one says so; neither has a button.
+// Server-rendered: no JavaScript.
 import type Router from '@koa/router';
 import type { Context } from 'koa';
+import { SCHEME_NAMES, type CardScheme } from '../../domain/card';
 import { ApiError } from '../../domain/errors';
 import { idPattern } from '../../domain/ids';
 import { invoicePagePath } from '../../domain/invoices';
@@ -27,6 +30,8 @@ const ID = new RegExp(idPattern('invoice'));
 interface View {
   invoice: InvoiceRow;
   merchant: string;
+  /** The card that paid it (a paid invoice's receipt); null when none did. */
+  card: { scheme: CardScheme; last4: string } | null;
 }
 
 export function invoicePagesRouter(deps: InvoicePagesDeps): Router {
@@ -38,16 +43,37 @@ export function invoicePagesRouter(deps: InvoicePagesDeps): Router {
     const invoice = (await db('invoices').where({ id }).first()) as InvoiceRow | undefined;
     if (invoice === undefined || invoice.status === 'draft') return undefined;
     const account = (await findAccount(db, invoice.account_id)) as AccountRecord;
-    return { invoice, merchant: account.name };
+    const paidWith = invoice.status === 'paid' && invoice.paid_payment_id != null
+      ? ((await db('payments').where({ id: invoice.paid_payment_id }).first('card_scheme', 'card_last4')) as { card_scheme: CardScheme | null; card_last4: string | null })
+      : undefined;
+    const card = paidWith?.card_scheme == null || paidWith.card_last4 === null ? null : { scheme: paidWith.card_scheme, last4: paidWith.card_last4 };
+    return { invoice, merchant: account.name, card };
   };
 
   const answers = hostedPage<View>(invoicePagePath, (view) => ({ id: view.invoice.id, mode: view.invoice.mode, merchant: view.merchant }));
-  const { message } = answers;
+  const { message, render } = answers;
+
+  /** A paid invoice's receipt: what was paid, when, and with which card, above its lines. */
+  const receipt = (ctx: Context, locale: Locale, view: View) => {
+    const { invoice, merchant, card } = view;
+    const title = say(locale, 'invoicePaidTitle');
+    const facts = [
+      say(locale, 'invoiceAmountPaid', { amount: formatRupees(centsFromDb(invoice.amount_paid_cents)) }),
+      ...(invoice.paid_at === null ? [] : [say(locale, 'invoicePaidOn', { date: formatDate(locale, invoice.paid_at) })]),
+      ...(card === null ? [] : [say(locale, 'paidCard', { scheme: SCHEME_NAMES[card.scheme], last4: card.last4 })]),
+    ];
+    render(ctx, locale, view, 200, title, `<section class="panel"><h1>${escapeHtml(title)}</h1>
+<p>${escapeHtml(say(locale, 'invoicePaidText', { merchant }))}</p>
+<h2>${escapeHtml(say(locale, 'invoiceTitle', { merchant, number: invoice.number ?? '' }))}</h2>
+${facts.map((fact) => `<p>${escapeHtml(fact)}</p>`).join('\n')}
+</section>
+${content(locale, view).summary}`);
+  };
 
   /** Why the invoice cannot be paid now, as a page in the customer's language: a paid one says so without a button. */
   const ownRefusal = (ctx: Context, locale: Locale, view: View, refusal: ApiError): boolean => {
     if (refusal.reason === 'invoice_not_open') {
-      if (view.invoice.status === 'paid') message(ctx, locale, view, 200, 'invoicePaidTitle', 'invoicePaidText');
+      if (view.invoice.status === 'paid') receipt(ctx, locale, view);
       else message(ctx, locale, view, 409, 'invoiceClosedTitle', 'invoiceClosedText', 'invoice_not_open');
       return true;
     }
@@ -90,6 +116,6 @@ ${due}`;
     ownRefusal,
     content,
     button: 'invoicePay',
-    openCheckout: (view, locale) => openInvoiceCheckout(deps, view.invoice, locale),
+    openCheckout: (view, locale) => openInvoiceCheckout(deps, view.invoice.id, locale),
   });
 }

@@ -65,6 +65,8 @@ const en = {
   invoiceNotFoundTitle: 'Invoice not found',
   invoicePendingTitle: 'A payment of this invoice is being processed',
   invoicePendingText: 'Your bank has not answered yet. Look again in a few minutes.',
+  invoiceAmountPaid: 'Amount paid: {amount}',
+  invoicePaidOn: 'Paid on {date}',
 };
 export type MessageKey = keyof typeof en;
 type Messages = Record<MessageKey, string>;
@@ -130,6 +132,8 @@ const si: Messages = {
   invoiceNotFoundTitle: 'ඉන්වොයිසිය හමු නොවීය',
   invoicePendingTitle: 'මෙම ඉන්වොයිසියේ ගෙවීමක් සැකසෙමින් පවතී',
   invoicePendingText: 'ඔබේ බැංකුව තවම පිළිතුරු දී නැත. මිනිත්තු කිහිපයකින් නැවත බලන්න.',
+  invoiceAmountPaid: 'ගෙවූ මුදල: {amount}',
+  invoicePaidOn: 'ගෙවූ දිනය: {date}',
 };
 
 const ta: Messages = {
@@ -193,6 +197,8 @@ const ta: Messages = {
   invoiceNotFoundTitle: 'விலைப்பட்டியல் கிடைக்கவில்லை',
   invoicePendingTitle: 'இந்த விலைப்பட்டியலின் கட்டணம் செயலாக்கப்படுகிறது',
   invoicePendingText: 'உங்கள் வங்கி இன்னும் பதிலளிக்கவில்லை. சில நிமிடங்களில் மீண்டும் பாருங்கள்.',
+  invoiceAmountPaid: 'செலுத்திய தொகை: {amount}',
+  invoicePaidOn: 'செலுத்திய தேதி: {date}',
 };
 
 export const MESSAGES: Record<Locale, Messages> = { en, si, ta };

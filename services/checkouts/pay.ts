@@ -1,15 +1,20 @@
 // Pay on the hosted checkout page: the attempt is claimed in one transaction (the customer's
 // details and card-keeping consent kept, the month's room checked under a per-account lock), then
 // the customer is handed to the processor's page and the checkout's workflow told of the attempt.
+// A checkout of an invoice (made on its page) is paid only while the invoice is open with no other
+// charge of it with the processor, checked under the invoice's lock (docs/invoices.md "One
+// invoice, one payment"): the card is not charged for an invoice voided or paid meanwhile.
 import { accountRefusal } from '../../domain/account-rules';
 import { checkoutClosureRefusal } from '../../domain/checkout-rules';
 import { ApiError } from '../../domain/errors';
 import type { Locale } from '../../domain/locale';
 import { centsFromDb } from '../../domain/money';
 import { findAccount } from '../../db/accounts';
+import { lockInvoicePayments } from '../../db/invoice-charges';
 import { findCheckout, type CheckoutRow } from '../../db/checkouts';
 import { monthlyRoomLockKey } from '../../db/monthly-usage';
 import { findPayment, processorReference } from '../../db/payments';
+import { paymentRefusal } from '../invoices/open-checkout';
 import { notingLimitRefusal, takeMonthlyRoom } from '../account/note-limit-usage';
 import type { ProcessorServiceDeps } from '../context';
 import { inTransaction } from '../run';
@@ -45,6 +50,11 @@ function claimAttempt(deps: ProcessorServiceDeps, input: PayInput): Promise<Clai
     const now = clock.now();
     const closed = checkoutClosureRefusal(checkout, payment.status, now);
     if (closed !== null) throw closed;
+    if (payment.invoice_id !== null && payment.status !== 'processing') {
+      const { invoice, busy } = await lockInvoicePayments(trx, payment.invoice_id, payment.id);
+      const refusal = paymentRefusal(invoice, busy);
+      if (refusal !== null) throw refusal;
+    }
     const amountCents = centsFromDb(payment.amount_cents);
     const patch: Record<string, unknown> = {};
     if (input.customer) Object.assign(patch, { customer_name: input.customer.name, customer_email: input.customer.email, customer_phone: input.customer.phone });

@@ -166,7 +166,7 @@ export async function applyAttemptOutcome(deps: ProcessorServiceDeps, checkoutId
     updated = (await recordPaymentOutcome(ctx, payment, outcome, attempt, { ...account, locale: checkout.locale }))!;
     if (updated.status !== 'succeeded') return { result: 'failed', payment: updated };
     await ctx.db('checkouts').where({ id: checkout.id, status: 'open' }).update({ status: 'completed', completed_at: updated.succeeded_at });
-    if (updated.invoice_id !== null) await recordPagePayment(ctx, updated.invoice_id);
+    if (updated.invoice_id !== null) await recordPagePayment(ctx, deps.log, updated);
     return { result: 'succeeded', payment: updated };
   });
   if (updated) logPaymentOutcome(deps.log, updated, { checkoutId, attempt });

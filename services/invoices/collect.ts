@@ -11,6 +11,7 @@
 // need in one statement (db/invoice-charges.ts), their payments written in one simple query that
 // holds the account's hot processing_usage row inside PostgreSQL only, the processor asked about
 // all of them in one call, and the invoices paid in one transaction.
+import type { Logger } from 'pino';
 import { newId } from '../../crypto/ids';
 import { findAccount } from '../../db/accounts';
 import { recordEvent } from '../../db/events';
@@ -31,6 +32,7 @@ import { settleCharges } from '../cards/settle-charge';
 import { customerRecipient, emailRow, type EmailToKeep } from '../emails/keep';
 import { inTransaction, writeLast } from '../run';
 import { endSubscription } from '../subscriptions/end';
+import { latePayment, refundLatePayment } from './refund-late-payment';
 import { rescheduleSubscription } from '../subscriptions/reschedule';
 import { nowOnClock } from '../test-clocks/billing-now';
 import { leaveClocks } from '../test-clocks/step';
@@ -111,13 +113,14 @@ export async function recordInvoicePaid(
 }
 
 /**
- * A payment on the invoice's page succeeded: the invoice is paid, if still open, and the ladder
- * stops (its next attempt finds it paid). One voided meanwhile keeps the payment, for the merchant
- * to refund.
+ * A payment on the invoice's page succeeded: the invoice is paid by it, if still open, and the
+ * ladder stops (its next attempt finds it paid). One closed or paid meanwhile (the processor
+ * approved in a race with the void or the other payment) has the payment refunded.
  */
-export async function recordPagePayment(ctx: TransactionContext, invoiceId: string): Promise<void> {
-  const { invoice, clockTime } = await invoiceToCollect(ctx.db, invoiceId, null, true);
-  if (invoice.status === 'open') await recordInvoicePaid(ctx, invoice, nowOnClock(ctx, clockTime));
+export async function recordPagePayment(ctx: TransactionContext, log: Logger, payment: Pick<PaymentRow, 'id' | 'invoice_id'>): Promise<void> {
+  const { invoice, clockTime } = await invoiceToCollect(ctx.db, payment.invoice_id!, null, true);
+  if (invoice.status === 'open') await recordInvoicePaid(ctx, invoice, nowOnClock(ctx, clockTime), { paid_payment_id: payment.id });
+  else if (latePayment(invoice, { id: payment.id, status: 'succeeded' })) await refundLatePayment(ctx, log, invoice, payment.id);
 }
 
 /** Attempt `attempt` declined (or found no card): the ladder's next step, the event and the customer's email. */
@@ -159,10 +162,17 @@ function settledStep(invoice: InvoiceRow): CollectionStep {
 }
 
 /** What the invoice as read says of attempt `attempt` when it has no charge to write: null when it has one. */
-function openedBefore({ invoice, payment, card }: InvoiceToCollect, attempt: number): Opened | null {
-  if (invoice.status !== 'open') return settledStep(invoice);
+function openedBefore({ invoice, payment, card, busy }: InvoiceToCollect, attempt: number): Opened | null {
+  if (invoice.status !== 'open') {
+    // A charge once made is seen to its outcome whatever became of the invoice (voided while the
+    // bank decided), and one that succeeded for an invoice it did not pay is refunded (applyAttempts).
+    if (payment !== null && (payment.status === 'processing' || latePayment(invoice, payment))) return { kind: 'charge', paymentId: payment.id };
+    return settledStep(invoice);
+  }
   if (invoice.attempt_count >= attempt) return declinedAsRecorded(invoice);
   if (payment !== null) return { kind: 'charge', paymentId: payment.id };
+  // One charge at a time: another (on its page) is with the processor; asked again later.
+  if (busy) return { kind: 'pending' };
   // A new subscription with no card is paid on its first invoice's page (its checkoutUrl).
   if (card === null && invoice.billing_reason === 'subscription_create') return { kind: 'closed' };
   return null;
@@ -177,7 +187,7 @@ function declineWithoutCard(deps: ProcessorServiceDeps, invoiceId: string, attem
 }
 
 /** The payment of attempt `attempt` at the invoice as read, to the card read with it. */
-function attemptPayment(deps: ProcessorServiceDeps, { invoice, card, clockTime }: InvoiceToCollect, attempt: number): PaymentRow {
+export function attemptPayment(deps: Pick<ServiceDeps, 'clock'>, { invoice, card, clockTime }: InvoiceToCollect, attempt: number): PaymentRow {
   const now = nowOnClock(deps, clockTime);
   return {
     ...newChargeRow({ card: card!, id: newId('payment', now.getTime()), amountCents: centsFromDb(invoice.amount_due_cents), description: `Invoice ${invoice.number}`, reference: invoice.number, now }),
@@ -261,13 +271,15 @@ function applyAttempts(deps: ProcessorServiceDeps, attempts: readonly ChargeAtte
     const steps: CollectionStep[] = [];
     for (const [i, { invoice, payment, clockTime }] of reads.entries()) {
       const { attempt } = attempts[i]!;
-      if (invoice.status !== 'open') steps.push(settledStep(invoice));
-      else if (invoice.attempt_count >= attempt) steps.push(declinedAsRecorded(invoice));
+      if (invoice.status !== 'open') {
+        if (latePayment(invoice, payment!)) await refundLatePayment(ctx, deps.log, invoice, payment!.id);
+        steps.push(settledStep(invoice));
+      } else if (invoice.attempt_count >= attempt) steps.push(declinedAsRecorded(invoice));
       else if (payment!.status === 'failed' || payment!.status === 'canceled') {
         lockedRow(invoice.subscription_id);
         steps.push(await recordInvoiceDecline(ctx, invoice, attempt, payment!.failure_message ?? 'The charge was not made.', nowOnClock(ctx, clockTime)));
       } else {
-        await recordInvoicePaid(ctx, invoice, nowOnClock(ctx, clockTime), { attempt_count: attempt }, { subscription: lockedRow(invoice.subscription_id), last: true });
+        await recordInvoicePaid(ctx, invoice, nowOnClock(ctx, clockTime), { attempt_count: attempt, paid_payment_id: payment!.id }, { subscription: lockedRow(invoice.subscription_id), last: true });
         steps.push({ kind: 'paid' });
       }
     }

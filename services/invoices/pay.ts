@@ -3,24 +3,38 @@
 // (services/invoices/collect.ts chargeInvoice: one payment per attempt, so a retried request
 // finishes the attempt it began instead of charging again). The invoice comes back paid, or open
 // with the attempt's failure (`attemptCount`, `lastFailure`, invoice.payment_failed); a charge the
-// processor has not decided is seen to its outcome by a workflow of its own, and until then the
-// invoice refuses another (409 invoice_payment_pending). Refused for an invoice not open
+// processor has not decided is seen to its outcome by a workflow of its own. One charge at a time:
+// the attempt's payment is written under the invoice's lock, where a charge of it already with the
+// processor (another pay, its collection, a payment on its page) refuses this one (409
+// invoice_payment_pending), so two pays at once make one charge. Refused for an invoice not open
 // (invoice_not_open) and with no card on file (no_card_on_file). An attempt by hand moves no
 // dunning ladder it is not on: one sent to the customer keeps its due date and reminders.
 import { customerClockId } from '../../db/customers';
+import { invoiceToCollect, lockInvoicePayments, writeInvoiceCharges } from '../../db/invoice-charges';
 import { findInvoice, type InvoiceRow } from '../../db/invoices';
 import { ApiError } from '../../domain/errors';
 import { invoicePaymentStart } from '../../orchestration/starts';
 import type { ProcessorServiceDeps } from '../context';
-import { chargeInvoice, invoiceCard } from './collect';
-import { invoicePaymentRefusal } from './open-checkout';
+import { inTransaction } from '../run';
+import { attemptPayment, chargeInvoice } from './collect';
+import { paymentRefusal } from './open-checkout';
+
+/** The invoice's next attempt written, with the invoice locked: its number. */
+function writeAttempt(deps: ProcessorServiceDeps, invoiceId: string): Promise<{ invoice: InvoiceRow; attempt: number }> {
+  return inTransaction(deps, async (ctx) => {
+    const { invoice, busy } = await lockInvoicePayments(ctx.db, invoiceId);
+    const refusal = paymentRefusal(invoice, busy);
+    if (refusal !== null) throw refusal;
+    const read = await invoiceToCollect(ctx.db, invoiceId, null);
+    if (read.card === null) throw new ApiError('no_card_on_file', `The invoice ${invoice.id} has no card on file to charge (the subscription's, or the customer's default): the customer can pay it on its page, ${invoice.hosted_url}.`);
+    const attempt = invoice.attempt_count + 1;
+    await writeInvoiceCharges(ctx.db, [{ payment: attemptPayment(ctx, read, attempt), card: read.card }], ctx.clock.now());
+    return { invoice, attempt };
+  });
+}
 
 export async function payInvoice(deps: ProcessorServiceDeps, invoiceId: string): Promise<InvoiceRow> {
-  const invoice = await findInvoice(deps.db, invoiceId);
-  const refusal = await invoicePaymentRefusal(deps.db, invoice);
-  if (refusal !== null) throw refusal;
-  if ((await invoiceCard(deps.db, invoice)) === null) throw new ApiError('no_card_on_file', `The invoice ${invoice.id} has no card on file to charge (the subscription's, or the customer's default): the customer can pay it on its page, ${invoice.hosted_url}.`);
-  const attempt = invoice.attempt_count + 1;
+  const { invoice, attempt } = await writeAttempt(deps, invoiceId);
   const step = await chargeInvoice(deps, invoice.id, attempt);
   if (step.kind === 'pending') await deps.workflows.start(invoicePaymentStart(invoice, attempt, await customerClockId(deps.db, invoice.customer_id)));
   return findInvoice(deps.db, invoice.id);

@@ -2,12 +2,16 @@
 // with its event, from the invoice locked: finalize (a draft is numbered and opened; one that owes
 // nothing is paid at once, as Stripe does; one owing something gets its hosted page and its
 // collection workflow, and one sent to the customer is emailed), void (a draft or open one), mark uncollectible (an
-// open one). The time is the customer's (a test clock's, if it lives on one).
+// open one). Void and mark uncollectible wait for a charge of the invoice with the processor (409
+// invoice_payment_pending), decided under the invoice's lock, which a charge's write and a payment
+// on its page take too: money is never taken for an invoice closed meanwhile (docs/invoices.md).
+// The time is the customer's (a test clock's, if it lives on one).
 import { customerTime, type CustomerTime } from '../../db/customers';
 import { eventRow, recordEvent, type NewEvent } from '../../db/events';
 import { clockWaitStatement } from '../../db/test-clocks';
 import { invoiceCollectionStart } from '../../orchestration/starts';
-import { lockInvoice, NUMBER_MARK, numberedInvoiceStatement, updateInvoice, writeNumberedInvoice, type InvoiceRow } from '../../db/invoices';
+import { lockInvoicePayments } from '../../db/invoice-charges';
+import { NUMBER_MARK, numberedInvoiceStatement, updateInvoice, writeNumberedInvoice, type InvoiceRow } from '../../db/invoices';
 import { ApiError } from '../../domain/errors';
 import { actionAllowed, invoicePagePath, type InvoiceAction } from '../../domain/invoices';
 import { invoiceView } from '../../views/invoice';
@@ -26,10 +30,18 @@ function refusal(action: InvoiceAction, invoice: InvoiceRow): ApiError {
   return new ApiError('invoice_not_open', `The invoice ${invoice.id} is ${invoice.status}: only ${allowed}.`);
 }
 
-export async function transitionInvoice(ctx: TransactionContext, invoiceId: string, action: InvoiceAction): Promise<InvoiceRow> {
-  const invoice = await lockInvoice(ctx.db, invoiceId);
+/**
+ * `evenWhileCharging`: a subscription's end voids its invoices whatever is in flight; a charge
+ * with the processor then is still seen to its outcome by the invoice's collection, and refunded
+ * if it succeeds (services/invoices/refund-late-payment.ts).
+ */
+export async function transitionInvoice(ctx: TransactionContext, invoiceId: string, action: InvoiceAction, options: { evenWhileCharging?: boolean } = {}): Promise<InvoiceRow> {
+  const { invoice, busy } = await lockInvoicePayments(ctx.db, invoiceId);
   if (!actionAllowed(action, invoice.status)) throw refusal(action, invoice);
   if (action === 'finalize') return finalizeInvoice(ctx, invoice, {});
+  if (busy && options.evenWhileCharging !== true) {
+    throw new ApiError('invoice_payment_pending', `A charge of the invoice ${invoice.id} is with the processor: it is ${action === 'void' ? 'voided' : 'marked uncollectible'} once the charge is declined (a charge that succeeds pays it).`);
+  }
   const now = await billingNowOf(ctx, invoice.customer_id);
   const scope = { accountId: invoice.account_id, mode: invoice.mode, now };
   if (action === 'void') {

@@ -10,10 +10,10 @@ import type { TransactionContext } from '../context';
 import { customerRecipient, keepEmail } from '../emails/keep';
 import { transitionInvoice } from '../invoices/transition';
 
-/** The subscription's draft and open invoices voided (nothing more is collected), but `keep`'s. */
+/** The subscription's draft and open invoices voided (nothing more is collected; a charge in flight is refunded if it succeeds), but `keep`'s. */
 export async function voidOpenInvoices(ctx: TransactionContext, subscriptionId: string, keep?: string): Promise<void> {
   const open = (await ctx.db('invoices').where({ subscription_id: subscriptionId }).whereIn('status', ['draft', 'open']).whereNot('id', keep ?? '').pluck('id')) as string[];
-  for (const invoiceId of open) await transitionInvoice(ctx, invoiceId, 'void');
+  for (const invoiceId of open) await transitionInvoice(ctx, invoiceId, 'void', { evenWhileCharging: true });
 }
 
 export async function endSubscription(ctx: TransactionContext, subscription: SubscriptionRow, at: Date, cancelReason: string | null, keepOpenInvoiceId?: string): Promise<SubscriptionRow> {

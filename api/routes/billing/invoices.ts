@@ -172,15 +172,15 @@ export const invoiceRoutes = (processors: Processors, log: Logger): RouteSpec[] 
   actionRoute('void', {
     operationId: 'voidInvoice',
     summary: 'Void an invoice',
-    description: 'A draft or open invoice is voided for good (`invoice.voided`): nothing more is collected on it.',
+    description: 'A draft or open invoice is voided for good (`invoice.voided`): nothing more is collected on it. 409 `invoice_payment_pending` while a charge of it is with the processor (void it once the charge is declined; one that succeeds pays it).',
     answer: 'The invoice, `void`.',
-    errors: ['invoice_not_open'],
+    errors: ['invoice_not_open', 'invoice_payment_pending'],
   }),
   actionRoute('mark_uncollectible', {
     operationId: 'markInvoiceUncollectible',
     summary: 'Mark an invoice uncollectible',
-    description: 'An open invoice the merchant no longer expects to be paid (`invoice.marked_uncollectible`).',
+    description: 'An open invoice the merchant no longer expects to be paid (`invoice.marked_uncollectible`). 409 `invoice_payment_pending` while a charge of it is with the processor.',
     answer: 'The invoice, `uncollectible`.',
-    errors: ['invoice_not_open'],
+    errors: ['invoice_not_open', 'invoice_payment_pending'],
   }),
 ];
