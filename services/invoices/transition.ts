@@ -31,15 +31,19 @@ function refusal(action: InvoiceAction, invoice: InvoiceRow): ApiError {
 }
 
 /**
- * `evenWhileCharging`: a subscription's end voids its invoices whatever is in flight; a charge
+ * `subscriptionEnded`: a subscription's end voids its invoices whatever is in flight (a charge
  * with the processor then is still seen to its outcome by the invoice's collection, and refunded
- * if it succeeds (services/invoices/refund-late-payment.ts).
+ * if it succeeds: services/invoices/refund-late-payment.ts), and leaves one paid or closed since
+ * it was listed as it is.
  */
-export async function transitionInvoice(ctx: TransactionContext, invoiceId: string, action: InvoiceAction, options: { evenWhileCharging?: boolean } = {}): Promise<InvoiceRow> {
+export async function transitionInvoice(ctx: TransactionContext, invoiceId: string, action: InvoiceAction, options: { subscriptionEnded?: boolean } = {}): Promise<InvoiceRow> {
   const { invoice, busy } = await lockInvoicePayments(ctx.db, invoiceId);
-  if (!actionAllowed(action, invoice.status)) throw refusal(action, invoice);
+  if (!actionAllowed(action, invoice.status)) {
+    if (options.subscriptionEnded === true) return invoice;
+    throw refusal(action, invoice);
+  }
   if (action === 'finalize') return finalizeInvoice(ctx, invoice, {});
-  if (busy && options.evenWhileCharging !== true) {
+  if (busy && options.subscriptionEnded !== true) {
     throw new ApiError('invoice_payment_pending', `A charge of the invoice ${invoice.id} is with the processor: it is ${action === 'void' ? 'voided' : 'marked uncollectible'} once the charge is declined (a charge that succeeds pays it).`);
   }
   const now = await billingNowOf(ctx, invoice.customer_id);

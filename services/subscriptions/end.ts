@@ -10,10 +10,13 @@ import type { TransactionContext } from '../context';
 import { customerRecipient, keepEmail } from '../emails/keep';
 import { transitionInvoice } from '../invoices/transition';
 
-/** The subscription's draft and open invoices voided (nothing more is collected; a charge in flight is refunded if it succeeds), but `keep`'s. */
+/**
+ * The subscription's draft and open invoices voided (nothing more is collected; a charge in
+ * flight is refunded if it succeeds; one paid meanwhile stays paid), but `keep`'s.
+ */
 export async function voidOpenInvoices(ctx: TransactionContext, subscriptionId: string, keep?: string): Promise<void> {
   const open = (await ctx.db('invoices').where({ subscription_id: subscriptionId }).whereIn('status', ['draft', 'open']).whereNot('id', keep ?? '').pluck('id')) as string[];
-  for (const invoiceId of open) await transitionInvoice(ctx, invoiceId, 'void', { evenWhileCharging: true });
+  for (const invoiceId of open) await transitionInvoice(ctx, invoiceId, 'void', { subscriptionEnded: true });
 }
 
 export async function endSubscription(ctx: TransactionContext, subscription: SubscriptionRow, at: Date, cancelReason: string | null, keepOpenInvoiceId?: string): Promise<SubscriptionRow> {
