@@ -159,15 +159,10 @@ describe('invoices: one invoice, one payment; no charge left behind', function (
     for (const locale of ['en', 'si', 'ta'] as const) {
       const page = await get(`${api.url}${invoicePagePath(locale, invoice.id)}`);
       assert.equal(page.status, 200, page.text);
-      const expected = [
-        say(locale, 'invoicePaidTitle'),
-        invoice.number,
-        invoice.lines[0].description,
-        say(locale, 'invoiceAmountPaid', { amount: 'Rs. 1,500.00' }),
-        say(locale, 'invoicePaidOn', { date: formatDate(locale, new Date(start)) }),
-        say(locale, 'paidCard', { scheme: 'Mastercard', last4: '0008' }),
-      ];
-      for (const text of expected) assert.ok(page.text.includes(escapeHtml(text)), `${locale}: ${text}`);
+      const shows = (text: string) => assert.ok(page.text.includes(escapeHtml(text)), `${locale}: ${text}`);
+      for (const text of [say(locale, 'invoicePaidTitle'), invoice.number, invoice.lines[0].description, say(locale, 'paidCard', { scheme: 'Mastercard', last4: '0008' })]) shows(text);
+      shows(say(locale, 'invoiceAmountPaid', { amount: 'Rs. 1,500.00' }));
+      shows(say(locale, 'invoicePaidOn', { date: formatDate(locale, new Date(start)) }));
       assert.doesNotMatch(page.text, /<form/);
     }
   });
