@@ -142,7 +142,8 @@ export interface WrittenCharge {
 
 /**
  * The attempts' payments (of invoices, their attempts set, each invoice once), written in one
- * simple query (one implicit transaction; chargesStatement), then read with the month's use of
+ * simple query (one implicit transaction, or the caller's; lockInvoicesStatement then
+ * chargesStatement), then read with the month's use of
  * each account and mode: the payments' trigger (migration 015) took each account's
  * processing_usage row in its inserts, so that read counts every charge before these and these,
  * and the row is held inside PostgreSQL only, until the implicit commit. For each, in order: the

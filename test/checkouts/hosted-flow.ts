@@ -51,8 +51,12 @@ export async function payAtProcessor(
   // Pay told the checkout's workflow, which asks the processor at once: let it hear "pending"
   // before the card is entered, as it does while a person types (under load it could come after).
   await api.workflows.settle();
-  const session = absolute(api, pay.location as string);
-  const sessionUrl = new URL(session);
+  return enterCard(api, pay.location as string, card);
+}
+
+/** At the processor's page Pay sent the customer to (`session`): the card and 3-D Secure; the URL it sends them back to. */
+export async function enterCard(api: TestApi, session: string, card: { number: string; expiry: string; cvv: string; threeDs?: 'pass' | 'fail' }): Promise<string> {
+  const sessionUrl = new URL(absolute(api, session));
   const cardStep = await postForm(`${sessionUrl.origin}${sessionUrl.pathname}/card${sessionUrl.search}`, { number: card.number, expiry: card.expiry, cvv: card.cvv });
   assert.equal(cardStep.status, 303, cardStep.text);
   const threeDs = await postForm(absolute(api, cardStep.location as string), { result: card.threeDs ?? 'pass' });

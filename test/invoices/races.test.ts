@@ -11,7 +11,7 @@ import type { MerchantKeys } from '../../db/merchants';
 import { ik, startApiWithMerchant, type TestApi } from '../support/api';
 import { assertMoneyInvariants } from '../support/money-invariants';
 import { payAndKeep } from '../cards/card-flow';
-import { absolute, get, postForm, postPay } from '../checkouts/hosted-flow';
+import { absolute, enterCard, get, postPay } from '../checkouts/hosted-flow';
 import { pressContinue } from '../payment-links/link-flow';
 import { billingFlow } from './billing-flow';
 
@@ -49,12 +49,7 @@ describe('invoices: page pay, pay, void and cancel at once, and the money holds'
     if (pressed.status !== 303) return `page press ${pressed.status} ${/data-reason="([^"]*)"/.exec(pressed.text)?.[1] ?? ''}`.trim();
     const pay = await postPay(absolute(api, pressed.location!), {});
     if (pay.status !== 303) return `page pay ${pay.status} ${/data-reason="([^"]*)"/.exec(pay.text)?.[1] ?? ''}`.trim();
-    const session = new URL(absolute(api, pay.location!));
-    const card = await postForm(`${session.origin}${session.pathname}/card${session.search}`, CARD);
-    assert.equal(card.status, 303, card.text);
-    const threeDs = await postForm(absolute(api, card.location!), { result: 'pass' });
-    assert.equal(threeDs.status, 303, threeDs.text);
-    await get(absolute(api, threeDs.location!));
+    await get(await enterCard(api, pay.location!, CARD));
     return 'page paid at processor';
   };
 
