@@ -62,6 +62,15 @@ export async function lockInvoice(db: Db, id: string): Promise<InvoiceRow> {
   return row!;
 }
 
+/**
+ * The subscription's draft and open invoices locked, in id order, before the subscription is: the
+ * order an invoice's payment takes them in (the invoice, then its subscription), so a cancel and a
+ * payment applied at once do not deadlock.
+ */
+export async function lockOpenInvoicesOf(db: Db, subscriptionId: string): Promise<void> {
+  await sql(db, `select id from invoices where subscription_id = $1 and status in ('draft', 'open') order by id for update`, [subscriptionId]);
+}
+
 export async function updateInvoice(db: Db, id: string, changes: Partial<InvoiceRow>): Promise<InvoiceRow> {
   const [row] = (await db('invoices').where({ id }).update(changes).returning('*')) as InvoiceRow[];
   return row!;

@@ -3,6 +3,7 @@
 // (`cancelAtPeriodEnd` true, withdrawn by resume; the renewal ends it instead). The merchant's
 // feedback and comment go into `cancellationDetails`. The time is the customer's.
 import { recordEvent } from '../../db/events';
+import { lockOpenInvoicesOf } from '../../db/invoices';
 import { lockSubscription, updateSubscription, type SubscriptionRow } from '../../db/subscriptions';
 import { subscriptionChangeRefusal } from '../../domain/subscription-rules';
 import { showSubscription } from './show';
@@ -18,6 +19,8 @@ export interface CancelInput {
 }
 
 export async function cancelSubscription(ctx: TransactionContext, subscriptionId: string, input: CancelInput): Promise<SubscriptionRow> {
+  // Ended now, its open invoices are voided: locked first, as a payment of one locks them.
+  if (input.atPeriodEnd !== true) await lockOpenInvoicesOf(ctx.db, subscriptionId);
   const subscription = await lockSubscription(ctx.db, subscriptionId);
   const refusal = subscriptionChangeRefusal(subscription.id, subscription.status, 'cancel');
   if (refusal !== null) throw refusal;

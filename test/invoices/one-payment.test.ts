@@ -135,6 +135,19 @@ describe('invoices: one invoice, one payment; no charge left behind', function (
     await assertMoneyInvariants(api.knex, api.clock.now());
   });
 
+  it('a cancel waits for a payment of its invoice being applied (the invoice locked, then its subscription), and neither deadlocks', async () => {
+    const { subscription, invoice } = await openOnPage('no-deadlock@example.com');
+    // What applying a payment's outcome does: the invoice locked, then (a moment later) its subscription.
+    const applying = await api.knex.transaction();
+    await applying.raw('select id from invoices where id = ? for update', [invoice.id]);
+    const cancel = attempt(`/v1/subscriptions/${subscription.id}/cancel`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await applying.raw('select id from subscriptions where id = ? for update', [subscription.id]);
+    await applying.commit();
+    assert.equal((await cancel).status, 200);
+    assert.equal((await read(`/v1/invoices/${invoice.id}`)).status, 'void');
+  });
+
   it('two pays at once: one charges, the other answers 409 invoice_payment_pending', async () => {
     const { invoiceId } = await sentWithCard('two-pays@example.com');
     const answers = await Promise.all([1, 2].map(() => reason(attempt(`/v1/invoices/${invoiceId}/pay`))));
