@@ -13,9 +13,11 @@ import { centsFromDb, formatRupees } from '../../domain/money';
 import { normaliseSriLankanPhone } from '../../domain/phone';
 import { findAccount } from '../../db/accounts';
 import { findCheckout, type CheckoutRow } from '../../db/checkouts';
+import { findInvoice } from '../../db/invoices';
 import { findPayment, type PaymentRow } from '../../db/payments';
 import { awaitAttemptOutcome } from '../../services/checkouts/lifetime';
 import { payCheckout } from '../../services/checkouts/pay';
+import { invoicePaymentRefusal } from '../../services/invoices/open-checkout';
 import type { ProcessorServiceDeps } from '../../services/context';
 import { escapeHtml } from '../../web/html';
 import { createCsrf, CSRF_FIELD } from './csrf';
@@ -36,7 +38,11 @@ interface View {
   checkout: CheckoutRow;
   payment: PaymentRow;
   merchant: string;
-  /** Why the account takes no payment now (suspended), as the API's writes refuse it too; or null. */
+  /**
+   * Why nothing can be paid now, or null: the account takes no payment (suspended), as the API's
+   * writes refuse it too; or the checkout's invoice is no longer open, or is being charged
+   * otherwise (Pay checks it again under the invoice's lock).
+   */
   refusal: ApiError | null;
 }
 
@@ -67,7 +73,10 @@ export function checkoutPagesRouter(deps: CheckoutPagesDeps): Router {
     if (!checkout) return undefined;
     const payment = await findPayment(db, checkout.payment_id);
     const account = (await findAccount(db, checkout.account_id))!;
-    return { checkout, payment, merchant: account.name, refusal: accountRefusal(account, checkout.mode) };
+    // An attempt of its own with the processor counts as the invoice's charge in flight: only a payment not yet begun asks.
+    const invoice = payment.invoice_id === null || payment.status === 'processing' ? undefined : await findInvoice(db, payment.invoice_id);
+    const refusal = accountRefusal(account, checkout.mode) ?? (invoice === undefined ? null : await invoicePaymentRefusal(db, invoice));
+    return { checkout, payment, merchant: account.name, refusal };
   };
 
   const { render, message, paymentRefused } = hostedPage<View>(pagePath, (view) => ({ id: view.checkout.id, mode: view.checkout.mode, merchant: view.merchant }));

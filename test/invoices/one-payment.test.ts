@@ -8,13 +8,15 @@
 import assert from 'node:assert/strict';
 import { say } from '../../api/pages/messages';
 import type { MerchantKeys } from '../../db/merchants';
+import type { ApiError } from '../../domain/errors';
+import { payCheckout } from '../../services/checkouts/pay';
 import { invoicePagePath } from '../../domain/invoices';
 import { formatDate } from '../../views/emails/render';
 import { escapeHtml } from '../../web/html';
 import { createResumers } from '../../workers/resumers';
 import { ik, startApiWithMerchant, type TestApi } from '../support/api';
 import { assertMoneyInvariants } from '../support/money-invariants';
-import { payAndKeep } from '../cards/card-flow';
+import { payAndKeep, serviceDeps } from '../cards/card-flow';
 import { absolute, enterCard, get, postPay } from '../checkouts/hosted-flow';
 import { pressContinue } from '../payment-links/link-flow';
 import { billingFlow } from './billing-flow';
@@ -78,10 +80,16 @@ describe('invoices: one invoice, one payment; no charge left behind', function (
     assert.equal((await paymentsOf(invoice.id)).length, 1);
 
     assert.equal((await attempt(`/v1/invoices/${invoice.id}/void`)).status, 200);
+    const shown = await get(first);
+    assert.equal(shown.status, 409, 'the checkout\'s page says the invoice cannot be paid');
+    assert.match(shown.text, /data-reason="invoice_not_open"/);
     const refused = await postPay(first, {});
     assert.equal(refused.status, 409, refused.text);
     assert.match(refused.text, /data-reason="invoice_not_open"/);
     assert.match(refused.text, new RegExp(say('en', 'invoiceClosedTitle')));
+    // A page read before the void, pressed after it: the service checks the invoice under its lock.
+    const pay = payCheckout(serviceDeps(api), { checkoutId: new URL(first).pathname.split('/').pop()!, customer: null, cardConsent: null, locale: 'en', merchantName: 'Lanka Tea House', returnUrl: () => api.url }, 'test');
+    await assert.rejects(pay, (err: ApiError) => err.reason === 'invoice_not_open');
     const [payment] = await paymentsOf(invoice.id);
     assert.equal(payment.status, 'requires_payment_method', 'no attempt made');
     assert.equal(Number((await api.knex('sandbox_sessions').where('reference', 'like', `${payment.id}.%`).count({ n: '*' }))[0]!.n), 0, 'the processor was never asked');
