@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import type { MerchantKeys } from '../../db/merchants';
 import { ik, startApiWithMerchant, type TestApi } from '../support/api';
-import { paidByCarryOver } from '../support/carry-over';
+import { CARRIED_CENTS_SQL, PAID_BY_CARRY_OVER_SQL, paidByCarryOver } from '../support/carry-over';
 import { billingFlow } from './billing-flow';
 
 describe('invoices below a card payment\'s minimum: carried over to the next invoice', function () {
@@ -62,13 +62,44 @@ describe('invoices below a card payment\'s minimum: carried over to the next inv
     assert.equal((await read(`/v1/subscriptions/${created.id}`)).status, 'active');
   });
 
-  it('a credit line bringing the first invoice to 1 cent: carried; the renewal bills 150000 + 1 = 150001, charged once', async () => {
-    const start = '2027-02-10T04:30:00.000Z';
-    const { clock, customer } = await customerWithCard('credit@example.com', start, '01/39');
+  it('a renewal below the minimum is carried in turn: 400 carried, then 400 + 400 = 800 carried, then 400 + 800 = 1200 charged once', async () => {
+    const start = '2027-02-05T04:30:00.000Z';
+    const { clock, customer } = await customerWithCard('chain@example.com', start, '01/39');
+    const price = await post('/v1/prices', { product: { name: 'Alerts' }, billingScheme: 'package', unitAmountCents: 400, packageSize: 10, interval: 'month' });
+    const created = await post('/v1/subscriptions', { customerId: customer.id, priceId: price.id });
+    await api.workflows.settle();
+    await advance(clock.id, '2027-04-06T00:00:00.000Z');
+    const invoices = await invoicesOf(created.id);
+    assert.deepEqual(
+      invoices.map((i: any) => [i.periodStart, i.lines.map((l: any) => l.amountCents), i.amountDueCents, i.amountPaidCents, i.status, i.attemptCount]),
+      [
+        [start, [400], 400, 400, 'paid', 0],
+        ['2027-03-05T04:30:00.000Z', [400, 400], 800, 800, 'paid', 0],
+        ['2027-04-05T04:30:00.000Z', [400, 800], 1200, 1200, 'paid', 1],
+      ],
+    );
+    assert.deepEqual(invoices.map((i: any) => i.lines.slice(1).map((l: any) => l.description)), [
+      [],
+      [`Carried over from invoice ${invoices[0].number} (below the card payment minimum)`],
+      [`Carried over from invoice ${invoices[1].number} (below the card payment minimum)`],
+    ]);
+    assert.deepEqual(await Promise.all(invoices.map((i: any) => paidByCarryOver(api.knex, i.id))), [true, true, false]);
+    assert.deepEqual(await invoicePaymentsOf(customer.id), [[1200, 'succeeded']]);
+    assert.equal((await read(`/v1/subscriptions/${created.id}`)).status, 'active');
+  });
+
+  /** A customer on a clock at `start` with a card, subscribed to 150000 cents a month with a credit of 149999 on the first invoice: 1 cent due. */
+  const creditedToOneCent = async (email: string, start: string) => {
+    const { clock, customer } = await customerWithCard(email, start, '01/39');
     const price = await monthly();
     const created = await post('/v1/subscriptions', { customerId: customer.id, priceId: price.id, addInvoiceItems: [{ description: 'Welcome credit', unitAmountCents: -149999 }] });
     await api.workflows.settle();
     const [first] = await invoicesOf(created.id);
+    return { clock, customer, price, created, first };
+  };
+
+  it('a credit line bringing the first invoice to 1 cent: carried; the renewal bills 150000 + 1 = 150001, charged once', async () => {
+    const { clock, customer, price, created, first } = await creditedToOneCent('credit@example.com', '2027-02-10T04:30:00.000Z');
     assert.deepEqual([first.status, first.subtotalCents, first.amountDueCents, first.amountPaidCents, first.attemptCount], ['paid', 1, 1, 1, 0]);
     assert.equal((await read(`/v1/subscriptions/${created.id}`)).status, 'active');
 
@@ -82,12 +113,7 @@ describe('invoices below a card payment\'s minimum: carried over to the next inv
   });
 
   it('a carried amount goes onto one invoice only: two invoices made at once take it once; an invoice by hand of 1 cent is carried again, onto the renewal', async () => {
-    const start = '2027-02-20T04:30:00.000Z';
-    const { clock, customer } = await customerWithCard('race@example.com', start, '01/39');
-    const price = await monthly();
-    const created = await post('/v1/subscriptions', { customerId: customer.id, priceId: price.id, addInvoiceItems: [{ description: 'Welcome credit', unitAmountCents: -149999 }] });
-    await api.workflows.settle();
-    const [first] = await invoicesOf(created.id);
+    const { clock, customer, created, first } = await creditedToOneCent('race@example.com', '2027-02-20T04:30:00.000Z');
 
     const made = await Promise.all(
       [1, 2, 3].map(() => api.request('/v1/invoices', { key: keys.sk_test, body: { customerId: customer.id, collectionMethod: 'charge_automatically' }, idempotencyKey: ik() })),
@@ -114,5 +140,17 @@ describe('invoices below a card payment\'s minimum: carried over to the next inv
   it('no payment of 1 to 999 cents (a charge or a checkout\'s) was made in any of the above, nor asked of the processor', async () => {
     assert.deepEqual(await api.knex('payments').whereBetween('amount_cents', [1, 999]).pluck('id'), []);
     assert.deepEqual(await api.knex('sandbox_charges').whereBetween('amount_cents', [1, 999]).pluck('reference'), []);
+  });
+
+  it('over every finalised invoice: paid if and only if a payment paid it, it owed 0, or it was carried over; amountPaidCents = its payments + the amount carried', async () => {
+    const { rows } = await api.knex.raw(`select i.id, i.status, i.amount_due_cents::int as due, i.amount_paid_cents::int as paid,
+        coalesce((select sum(p.amount_cents) from payments p where p.invoice_id = i.id and p.status = 'succeeded'), 0)::int as by_payment,
+        ${CARRIED_CENTS_SQL('i')}::int as carried, ${PAID_BY_CARRY_OVER_SQL('i')} as by_carry_over
+      from invoices i where i.status <> 'draft'`);
+    assert.ok(rows.filter((r: any) => r.by_carry_over).length >= 5, 'the invoices carried over above are counted');
+    for (const r of rows) {
+      assert.equal(r.status === 'paid', r.by_payment > 0 || r.due === 0 || r.by_carry_over, r.id);
+      assert.equal(r.paid, r.by_payment + r.carried, r.id);
+    }
   });
 });

@@ -14,3 +14,9 @@ export async function paidByCarryOver(db: Knex, invoiceId: string): Promise<bool
   const [row] = await db('invoices as i').where('i.id', invoiceId).select(db.raw(`${PAID_BY_CARRY_OVER_SQL('i')} as carried`));
   return row?.carried === true;
 }
+
+/**
+ * SQL for the cents the invoice aliased `invoice` was paid by carry-over (0 for others): with its
+ * succeeded payments, what its `amountPaidCents` comes to.
+ */
+export const CARRIED_CENTS_SQL = (invoice = 'i') => `coalesce((select ca.amount_cents from carried_amounts ca where ca.source_invoice_id = ${invoice}.id), 0)`;
