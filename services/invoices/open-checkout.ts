@@ -5,6 +5,7 @@
 // not open (`invoice_not_open`) or a charge of it is with the processor (`invoice_payment_pending`).
 import { accountRefusal } from '../../domain/account-rules';
 import { ApiError } from '../../domain/errors';
+import { amountDueSettlement } from '../../domain/invoices';
 import type { Locale } from '../../domain/locale';
 import { centsFromDb } from '../../domain/money';
 import { findAccount, type AccountRecord } from '../../db/accounts';
@@ -25,6 +26,8 @@ export async function invoicePaymentRefusal(db: ServiceDeps['db'], invoice: Invo
 export async function openInvoiceCheckout(deps: ServiceDeps, invoice: InvoiceRow, locale: Locale): Promise<CreatedCheckout> {
   const refusal = await invoicePaymentRefusal(deps.db, invoice);
   if (refusal !== null) throw refusal;
+  // Below a card payment's minimum: paid by carry-over when charged (collect.ts), never by a checkout.
+  if (amountDueSettlement(centsFromDb(invoice.amount_due_cents)) !== 'charge') throw new ApiError('amount', `The invoice ${invoice.id} owes less than a card payment's minimum of 1000 cents: it goes onto the customer's next invoice.`);
   const account = (await findAccount(deps.db, invoice.account_id)) as AccountRecord;
   const standing = accountRefusal(account, invoice.mode);
   if (standing !== null) throw standing;

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import type { MerchantKeys } from '../../db/merchants';
 import { ik, startApiWithMerchant, type TestApi } from '../support/api';
 import { CARRIED_CENTS_SQL, PAID_BY_CARRY_OVER_SQL, paidByCarryOver } from '../support/carry-over';
+import { pressContinue } from '../payment-links/link-flow';
 import { billingFlow } from './billing-flow';
 
 describe('invoices below a card payment\'s minimum: carried over to the next invoice', function () {
@@ -135,6 +136,25 @@ describe('invoices below a card payment\'s minimum: carried over to the next inv
     const [, second] = await invoicesOf(created.id);
     assert.deepEqual([second.lines, second.amountDueCents, second.status], [upcoming.lines, 150001, 'paid']);
     assert.deepEqual(await invoicePaymentsOf(customer.id), [[150001, 'succeeded']]);
+  });
+
+  it('an open invoice owing 500 (finalised before the rule, or lowered since): its page makes no checkout (400 amount); a charge of it carries it over instead', async () => {
+    const { customer } = await customerWithCard('legacy@example.com', '2027-02-25T04:30:00.000Z', '01/39');
+    const created = await post('/v1/subscriptions', { customerId: customer.id, priceId: (await monthly()).id, collectionMethod: 'send_invoice' });
+    await api.workflows.settle();
+    const [invoice] = await invoicesOf(created.id);
+    assert.equal(invoice.status, 'open');
+    await api.knex('invoices').where({ id: invoice.id }).update({ subtotal_cents: 500, total_cents: 500, amount_due_cents: 500 });
+
+    const pressed = await pressContinue(invoice.hostedInvoiceUrl);
+    assert.equal(pressed.status, 400, pressed.text);
+    assert.deepEqual(await invoicePaymentsOf(customer.id), [], 'no checkout of 500 cents');
+    const paid = await post(`/v1/invoices/${invoice.id}/pay`);
+    assert.deepEqual([paid.status, paid.amountPaidCents, paid.attemptCount], ['paid', 500, 0]);
+    assert.equal(await paidByCarryOver(api.knex, invoice.id), true);
+    assert.deepEqual(await invoicePaymentsOf(customer.id), [], 'no charge of 500 cents');
+    const upcoming = await read(`/v1/invoices/upcoming?subscriptionId=${created.id}`);
+    assert.deepEqual(upcoming.lines.map((l: any) => l.amountCents), [150000, 500]);
   });
 
   it('no payment of 1 to 999 cents (a charge or a checkout\'s) was made in any of the above, nor asked of the processor', async () => {
