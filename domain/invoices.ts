@@ -99,7 +99,7 @@ export function actionAllowed(action: InvoiceAction, status: InvoiceStatus): boo
   return (INVOICE_ACTIONS[action] as readonly InvoiceStatus[]).includes(status);
 }
 
-/** What a subscription item bills for a period: its product, price terms and quantity. */
+/** What a subscription item bills for a period: its price, product, price terms and quantity. */
 export interface BilledItem {
   priceId: string;
   productName: string;

@@ -2,10 +2,10 @@
 // POST /v1/invoices/preview without changes): id `upcoming_<subscription id>`, status `draft`,
 // number null, its lines made by the very code a renewal bills with (services/subscriptions/
 // bill-period.ts), the amounts carried over that wait for the customer's next invoice after them,
-// so it equals the invoice cent for cent (when no other invoice of the customer comes first). A trialing subscription's is the first
-// paid period's, from the trial's end. 404 for a subscription that will not renew: ended, paused,
-// or to be canceled at or before its period's end. invoice.upcoming carries it three days before
-// each renewal.
+// so it equals the invoice cent for cent (unless another invoice of the customer takes those
+// first). A trialing subscription's is the first paid period's, from the trial's end. 404 for a
+// subscription that will not renew: ended, paused, or to be canceled at or before its period's
+// end. invoice.upcoming carries it three days before each renewal.
 import { recordEventsStatement } from '../../db/events';
 import { itemsOf, updateSubscription, type PricedItem, type SubscriptionRow } from '../../db/subscriptions';
 import type { StepReads } from '../subscriptions/step';
