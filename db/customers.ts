@@ -64,11 +64,15 @@ export async function customerClockId(db: Knex | Knex.Transaction, customerId: s
   return ((await db('customers').where({ id: customerId }).first('test_clock_id')) as Pick<CustomerRow, 'test_clock_id'>).test_clock_id;
 }
 
-const CUSTOMER_TIMES_SQL = `select c.id, c.locale, c.test_clock_id, t.frozen_time
+const CUSTOMER_TIMES_SQL = `select c.id, c.locale, c.test_clock_id, t.frozen_time,
+    exists (select 1 from carried_amounts ca where ca.customer_id = c.id and ca.invoice_id is null) as carries
   from customers c left join test_clocks t on t.id = c.test_clock_id where c.id = any($1::text[])`;
 
-/** A customer's language and test clock, with the clock's time (null on wall time). */
-export type CustomerTime = Pick<CustomerRow, 'locale' | 'test_clock_id'> & { frozen_time: Date | null };
+/**
+ * A customer's language and test clock, with the clock's time (null on wall time), and whether an
+ * amount carried over waits for their next invoice (so one made without any asks for none).
+ */
+export type CustomerTime = Pick<CustomerRow, 'locale' | 'test_clock_id'> & { frozen_time: Date | null; carries: boolean };
 
 /** The customers' times (customerTime), by id: one statement. */
 export async function customerTimes(db: Knex | Knex.Transaction, customerIds: readonly string[]): Promise<Map<string, CustomerTime>> {

@@ -1,5 +1,6 @@
 // Invoices' pure rules: their statuses and which action each allows, their numbers, and their
 // totals from their lines (discounts, taxes and credit come with the issues that add them).
+import { PAYMENT_MIN_CENTS } from './checkout-rules';
 import type { Locale } from './locale';
 import { amountForQuantity, type PriceTerms } from './pricing';
 import { prorate } from './proration';
@@ -22,6 +23,8 @@ export interface InvoiceLine {
   periodStart: string | null;
   periodEnd: string | null;
   proration: boolean;
+  /** The price the line bills; null for added lines and carried amounts (DESIGN.md, "Proration lines"). */
+  priceId: string | null;
 }
 
 /** The hosted invoice page's path in the customer's language (English has no prefix). */
@@ -55,6 +58,34 @@ export function invoiceTotals(lines: readonly InvoiceLine[]): InvoiceTotals {
   return { subtotalCents, discountCents: 0, taxCents: 0, totalCents: subtotalCents, creditAppliedCents: 0, amountDueCents: Math.max(0, subtotalCents) };
 }
 
+/**
+ * How an invoice's amount due is settled once it is finalised: `charge` (collected: the card, or
+ * its page), `paid` at once (nothing is due), or `carry_over`: 1 to 999 cents, below a card
+ * payment's minimum, is not charged; the invoice is paid by carrying the amount as a line onto the
+ * customer's next invoice (DESIGN.md, "Invoice arithmetic").
+ */
+export type AmountDueSettlement = 'charge' | 'paid' | 'carry_over';
+
+export function amountDueSettlement(amountDueCents: number): AmountDueSettlement {
+  if (!Number.isSafeInteger(amountDueCents) || amountDueCents < 0) throw new RangeError(`amount due ${amountDueCents}`);
+  if (amountDueCents === 0) return 'paid';
+  return amountDueCents < PAYMENT_MIN_CENTS ? 'carry_over' : 'charge';
+}
+
+/** The line a carried amount makes on the invoice that takes it: no price, no period, not a proration. */
+export function carriedLine(sourceNumber: string, amountCents: number): InvoiceLine {
+  return {
+    description: `Carried over from invoice ${sourceNumber} (below the card payment minimum)`,
+    quantity: 1,
+    unitAmountCents: amountCents,
+    amountCents,
+    periodStart: null,
+    periodEnd: null,
+    proration: false,
+    priceId: null,
+  };
+}
+
 /** The statuses each action may start from (the spec's Invoice transitions). */
 export const INVOICE_ACTIONS = {
   finalize: ['draft'],
@@ -68,8 +99,9 @@ export function actionAllowed(action: InvoiceAction, status: InvoiceStatus): boo
   return (INVOICE_ACTIONS[action] as readonly InvoiceStatus[]).includes(status);
 }
 
-/** What a subscription item bills for a period: its product, price terms and quantity. */
+/** What a subscription item bills for a period: its price, product, price terms and quantity. */
 export interface BilledItem {
+  priceId: string;
   productName: string;
   terms: PriceTerms;
   quantity: number;
@@ -95,6 +127,7 @@ export function periodLines(items: readonly BilledItem[], period: BilledPeriod):
       periodStart: period.start.toISOString(),
       periodEnd: period.end.toISOString(),
       proration: cut,
+      priceId: item.priceId,
     };
   });
 }
@@ -103,7 +136,7 @@ export function periodLines(items: readonly BilledItem[], period: BilledPeriod):
 export function addedLines(items: readonly { description: string; unitAmountCents: number; quantity?: number }[]): InvoiceLine[] {
   return items.map((item) => {
     const quantity = item.quantity ?? 1;
-    return { description: item.description, quantity, unitAmountCents: item.unitAmountCents, amountCents: item.unitAmountCents * quantity, periodStart: null, periodEnd: null, proration: false };
+    return { description: item.description, quantity, unitAmountCents: item.unitAmountCents, amountCents: item.unitAmountCents * quantity, periodStart: null, periodEnd: null, proration: false, priceId: null };
   });
 }
 
@@ -117,5 +150,6 @@ export function trialLines(items: readonly BilledItem[], trial: BilledPeriod): I
     periodStart: trial.start.toISOString(),
     periodEnd: trial.end.toISOString(),
     proration: false,
+    priceId: item.priceId,
   }));
 }

@@ -47,8 +47,9 @@ const lineSchema = object(
     periodStart: nullable(timestampSchema),
     periodEnd: nullable(timestampSchema),
     proration: { type: 'boolean' },
+    priceId: nullable({ type: 'string', pattern: idPattern('price'), description: 'The price the line bills; null for added lines and amounts carried over from an invoice below the card payment minimum.' }),
   },
-  ['description', 'quantity', 'unitAmountCents', 'amountCents', 'periodStart', 'periodEnd', 'proration'],
+  ['description', 'quantity', 'unitAmountCents', 'amountCents', 'periodStart', 'periodEnd', 'proration', 'priceId'],
 );
 
 const FIELDS = {

@@ -21,6 +21,7 @@ import * as subscriptions from './017-subscriptions';
 import * as invoiceCollection from './018-invoice-collection';
 import * as subscriptionLife from './019-subscription-life';
 import * as invoicePayer from './020-invoice-payer';
+import * as carriedAmounts from './021-carried-amounts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -48,6 +49,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['018-invoice-collection', invoiceCollection],
   ['019-subscription-life', subscriptionLife],
   ['020-invoice-payer', invoicePayer],
+  ['021-carried-amounts', carriedAmounts],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -26,6 +26,7 @@ import { monthlyUsageCents } from '../../db/monthly-usage';
 import { newChargeRow, type SavedCardRow } from '../../db/saved-cards';
 import { itemsOf, lockSubscription, lockSubscriptions, updateSubscription, type SubscriptionRow } from '../../db/subscriptions';
 import { collectionEnds, nextAttemptAt, statusAfterDecline, statusAfterPayment, type CollectionStep } from '../../domain/dunning';
+import { amountDueSettlement } from '../../domain/invoices';
 import { centsFromDb } from '../../domain/money';
 import { limitNoticesDue, planOf } from '../../domain/plans';
 import { invoiceView } from '../../views/invoice';
@@ -33,6 +34,7 @@ import { subscriptionView } from '../../views/subscription';
 import { noteLimitUsage } from '../account/note-limit-usage';
 import type { ProcessorServiceDeps, ServiceDeps, TransactionContext } from '../context';
 import { settleCharges } from '../cards/settle-charge';
+import { carryOver } from './carry-over';
 import { customerRecipient, emailRow, type EmailToKeep } from '../emails/keep';
 import { inTransaction, writeLast } from '../run';
 import { endSubscription } from '../subscriptions/end';
@@ -190,6 +192,20 @@ function declineWithoutCard(deps: ProcessorServiceDeps, invoiceId: string, attem
   });
 }
 
+/**
+ * An open invoice owing 1 to 999 cents (finalised before carry-over was the rule, or lowered since)
+ * is not charged: it is paid by carry-over at its attempt, with the invoice locked and read again.
+ */
+function carryInsteadOfCharge(deps: ProcessorServiceDeps, invoiceId: string, attempt: number): Promise<Opened> {
+  return inTransaction(deps, async (ctx): Promise<Opened> => {
+    const read = await invoiceToCollect(ctx.db, invoiceId, attempt, true);
+    const before = openedBefore(read, attempt);
+    if (before !== null) return before;
+    await carryOver(ctx, read.invoice, nowOnClock(ctx, read.clockTime));
+    return { kind: 'paid' };
+  });
+}
+
 /** The payment of attempt `attempt` at the invoice as read, to the card read with it. */
 export function attemptPayment(deps: Pick<ServiceDeps, 'clock'>, { invoice, card, clockTime }: InvoiceToCollect, attempt: number): PaymentRow {
   const now = nowOnClock(deps, clockTime);
@@ -212,7 +228,8 @@ async function openAttempts(deps: ProcessorServiceDeps, attempts: readonly Charg
   for (const [i, read] of reads.entries()) {
     const { attempt } = attempts[i]!;
     const before = openedBefore(read, attempt);
-    if (before === null && read.card !== null) toWrite.push(i);
+    if (before === null && amountDueSettlement(centsFromDb(read.invoice.amount_due_cents)) === 'carry_over') opened[i] = await carryInsteadOfCharge(deps, read.invoice.id, attempt);
+    else if (before === null && read.card !== null) toWrite.push(i);
     else if (before === null) opened[i] = await declineWithoutCard(deps, read.invoice.id, attempt);
     else {
       // Written by a run the process stopped in before its outcome, and perhaps before its notices.

@@ -1,6 +1,7 @@
 // Create an invoice by hand (POST /v1/invoices): a draft for a customer, its lines the customer's
 // pending invoice items not tied to a subscription (invoice items come with adjustments: until
-// then a draft has none), made in the customer's time (a test clock's, if it lives on one).
+// then a draft has none) and the amounts carried over that wait for the customer's next invoice
+// (services/invoices/carry-over.ts), made in the customer's time (a test clock's, if it lives on one).
 import { newId } from '../../crypto/ids';
 import type { CustomerRow } from '../../db/customers';
 import type { InvoiceRow } from '../../db/invoices';
@@ -8,6 +9,7 @@ import type { CollectionMethod } from '../../domain/invoices';
 import type { AccountScope, TransactionContext } from '../context';
 import { findOwned } from '../owned';
 import { billingNowForNew } from '../test-clocks/billing-now';
+import { takeCarriedLines } from './carry-over';
 import { writeDraftInvoice } from './draft';
 
 export interface InvoiceInput {
@@ -23,8 +25,9 @@ export async function createInvoice(ctx: TransactionContext, scope: AccountScope
   const customer = await findOwned<CustomerRow>(ctx.db, 'customers', input.customerId, scope, 'customer');
   const now = await billingNowForNew(ctx, customer);
   const collectionMethod = input.collectionMethod ?? 'send_invoice';
+  const id = newId('invoice', now.getTime());
   return writeDraftInvoice(ctx, {
-    id: newId('invoice', now.getTime()),
+    id,
     account_id: scope.account.id,
     mode: scope.mode,
     customer_id: customer.id,
@@ -32,7 +35,7 @@ export async function createInvoice(ctx: TransactionContext, scope: AccountScope
     billing_reason: 'manual',
     period_start: null,
     period_end: null,
-    lines: [],
+    lines: await takeCarriedLines(ctx, customer.id, id),
     collection_method: collectionMethod,
     days_until_due: collectionMethod === 'send_invoice' ? (input.daysUntilDue ?? DEFAULT_DAYS_UNTIL_DUE) : null,
     memo: input.memo ?? null,

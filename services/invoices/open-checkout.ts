@@ -9,6 +9,7 @@
 import { accountRefusal } from '../../domain/account-rules';
 import { checkoutUrl } from '../../domain/checkout-rules';
 import { ApiError } from '../../domain/errors';
+import { amountDueSettlement } from '../../domain/invoices';
 import type { Locale } from '../../domain/locale';
 import { centsFromDb } from '../../domain/money';
 import { findAccount, type AccountRecord } from '../../db/accounts';
@@ -51,6 +52,8 @@ export async function openInvoiceCheckout(deps: ServiceDeps, invoiceId: string, 
     const { invoice, busy } = await lockInvoicePayments(ctx.db, invoiceId);
     const refusal = paymentRefusal(invoice, busy);
     if (refusal !== null) throw refusal;
+    // Below a card payment's minimum: paid by carry-over when charged (collect.ts), never by a checkout.
+    if (amountDueSettlement(centsFromDb(invoice.amount_due_cents)) !== 'charge') throw new ApiError('amount', `The invoice ${invoice.id} owes less than a card payment's minimum of 1000 cents: it goes onto the customer's next invoice.`);
     const open = await openPageCheckout(ctx.db, invoice.id, invoice.amount_due_cents, ctx.clock.now());
     if (open !== undefined) return { checkout: { url: checkoutUrl(ctx.config.publicBaseUrl, open, locale) } };
     const account = (await findAccount(ctx.db, invoice.account_id)) as AccountRecord;

@@ -1,11 +1,13 @@
 // An invoice's manual actions (the spec's Invoice transitions), each in the request's transaction
 // with its event, from the invoice locked: finalize (a draft is numbered and opened; one that owes
-// nothing is paid at once, as Stripe does; one owing something gets its hosted page and its
-// collection workflow, and one sent to the customer is emailed), void (a draft or open one), mark uncollectible (an
-// open one). Void and mark uncollectible wait for a charge of the invoice with the processor (409
-// invoice_payment_pending), decided under the invoice's lock, which a charge's write and a payment
-// on its page take too: money is never taken for an invoice closed meanwhile (docs/invoices.md).
-// The time is the customer's (a test clock's, if it lives on one).
+// nothing is paid at once, as Stripe does; one owing 1 to 999 cents, below a card payment's
+// minimum, is paid by carrying that onto the customer's next invoice; one owing more gets its
+// hosted page and its collection workflow, and one sent to the customer is emailed), void (a draft
+// or open one), mark uncollectible (an open one). Void and mark uncollectible wait for a charge of
+// the invoice with the processor (409 invoice_payment_pending), decided under the invoice's lock,
+// which a charge's write and a payment on its page take too: money is never taken for an invoice
+// closed meanwhile (docs/invoices.md). The time is the customer's (a test clock's, if it lives on
+// one).
 import { customerTime, type CustomerTime } from '../../db/customers';
 import { eventRow, recordEvent, type NewEvent } from '../../db/events';
 import { clockWaitStatement } from '../../db/test-clocks';
@@ -13,12 +15,14 @@ import { invoiceCollectionStart } from '../../orchestration/starts';
 import { lockInvoicePayments } from '../../db/invoice-charges';
 import { NUMBER_MARK, numberedInvoiceStatement, updateInvoice, writeNumberedInvoice, type InvoiceRow } from '../../db/invoices';
 import { ApiError } from '../../domain/errors';
-import { actionAllowed, invoicePagePath, type InvoiceAction } from '../../domain/invoices';
+import { actionAllowed, amountDueSettlement, invoicePagePath, type InvoiceAction } from '../../domain/invoices';
+import { centsFromDb } from '../../domain/money';
 import { invoiceView } from '../../views/invoice';
 import type { TransactionContext } from '../context';
 import { runStatements, type Statement } from '../../db/sql';
 import { writeLast } from '../run';
 import { billingNowOf } from '../test-clocks/billing-now';
+import { carryOver } from './carry-over';
 import { recordInvoicePaid } from './collect';
 import { sendInvoice } from './notify';
 
@@ -85,8 +89,8 @@ export async function finalizeInvoice(
     hosted_url: `${ctx.config.publicBaseUrl}${invoicePagePath(customer.locale, draft.id)}`,
   };
   const opened = { ...draft, ...changes };
-  const owes = Number(opened.amount_due_cents) !== 0;
-  if (owes) await startCollection(ctx, opened, customer.test_clock_id);
+  const settlement = amountDueSettlement(centsFromDb(opened.amount_due_cents));
+  if (settlement === 'charge') await startCollection(ctx, opened, customer.test_clock_id);
   const scope = { accountId: draft.account_id, mode: draft.mode };
   const events = [
     ...(fresh ? [{ ...scope, type: 'invoice.created' as const, data: invoiceView(draft), now: draft.created_at }] : []),
@@ -96,13 +100,14 @@ export async function finalizeInvoice(
   const statement = numberedInvoiceStatement(fresh ? { insert: opened } : { draft, changes }, events);
   // Charged to the card with nothing after it: its number is taken with the COMMIT, where the
   // transaction's runner allows it, and not known here.
-  if (options.last === true && ctx.atCommit !== undefined && owes && opened.collection_method === 'charge_automatically') {
+  if (options.last === true && ctx.atCommit !== undefined && settlement === 'charge' && opened.collection_method === 'charge_automatically') {
     for (const write of [...before, statement]) ctx.atCommit(write);
     return opened;
   }
   await runStatements(ctx.db, before);
   const numbered = await writeNumberedInvoice(ctx.db, statement);
-  if (!owes) return recordInvoicePaid(ctx, numbered, now);
+  if (settlement === 'paid') return recordInvoicePaid(ctx, numbered, now);
+  if (settlement === 'carry_over') return carryOver(ctx, numbered, now);
   if (numbered.collection_method === 'send_invoice') await sendInvoice(ctx, numbered, now);
   return numbered;
 }

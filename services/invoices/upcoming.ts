@@ -1,10 +1,11 @@
 // The next renewal's invoice, as it would be made, not stored (GET /v1/invoices/upcoming and
 // POST /v1/invoices/preview without changes): id `upcoming_<subscription id>`, status `draft`,
 // number null, its lines made by the very code a renewal bills with (services/subscriptions/
-// bill-period.ts), so it equals the invoice cent for cent. A trialing subscription's is the first
-// paid period's, from the trial's end. 404 for a subscription that will not renew: ended, paused,
-// or to be canceled at or before its period's end. invoice.upcoming carries it three days before
-// each renewal.
+// bill-period.ts), the amounts carried over that wait for the customer's next invoice after them,
+// so it equals the invoice cent for cent (unless another invoice of the customer takes those
+// first). A trialing subscription's is the first paid period's, from the trial's end. 404 for a
+// subscription that will not renew: ended, paused, or to be canceled at or before its period's
+// end. invoice.upcoming carries it three days before each renewal.
 import { recordEventsStatement } from '../../db/events';
 import { itemsOf, updateSubscription, type PricedItem, type SubscriptionRow } from '../../db/subscriptions';
 import type { StepReads } from '../subscriptions/step';
@@ -15,6 +16,7 @@ import { billingNowOf } from '../test-clocks/billing-now';
 import { invoiceView } from '../../views/invoice';
 import type { ServiceContext, TransactionContext } from '../context';
 import { nextPeriodOf, subscriptionLines } from '../subscriptions/bill-period';
+import { pendingCarriedLines } from './carry-over';
 import { draftRow } from './draft';
 import { writeLast } from '../run';
 
@@ -27,19 +29,26 @@ export function willRenew(subscription: SubscriptionRow): boolean {
   return next.kind !== 'ended' && next.kind !== 'idle' && next.kind !== 'cancel' && !subscription.cancel_at_period_end;
 }
 
-export async function upcomingInvoice(ctx: Pick<ServiceContext, 'db'>, subscription: SubscriptionRow, items?: PricedItem[]): Promise<InvoiceRow> {
+/** What a caller has read already: the subscription's items, and whether an amount carried over waits (CustomerTime's `carries`). */
+export interface RenewalReads {
+  items?: PricedItem[];
+  carries?: boolean;
+}
+
+export async function upcomingInvoice(ctx: Pick<ServiceContext, 'db'>, subscription: SubscriptionRow, known: RenewalReads = {}): Promise<InvoiceRow> {
   if (!willRenew(subscription)) {
     const next = nextSubscriptionStep(subscription);
     throw new ApiError('NOT_FOUND', `The subscription ${subscription.id} will not renew (${next.kind === 'idle' ? 'paused' : next.kind === 'ended' ? subscription.status : 'it is to be canceled'}): it has no upcoming invoice.`);
   }
-  return renewalInvoice(ctx, subscription, items);
+  return renewalInvoice(ctx, subscription, known);
 }
 
-/** The invoice the subscription's next period would make (from its trial's end, for a trialing one); `items` when read already. */
-export async function renewalInvoice(ctx: Pick<ServiceContext, 'db'>, subscription: SubscriptionRow, known?: PricedItem[]): Promise<InvoiceRow> {
+/** The invoice the subscription's next period would make (from its trial's end, for a trialing one). */
+export async function renewalInvoice(ctx: Pick<ServiceContext, 'db'>, subscription: SubscriptionRow, known: RenewalReads = {}): Promise<InvoiceRow> {
   const trialing = subscription.status === 'trialing' && subscription.trial_end !== null;
   const start = trialing ? subscription.trial_end! : subscription.current_period_end;
-  const items = known ?? (await itemsOf(ctx.db, [subscription.id]));
+  const items = known.items ?? (await itemsOf(ctx.db, [subscription.id]));
+  const carried = known.carries === false ? [] : await pendingCarriedLines(ctx, subscription.customer_id);
   const period = nextPeriodOf(trialing ? { ...subscription, billing_cycle_anchor: start } : subscription, items, start);
   return draftRow({
     id: upcomingInvoiceId(subscription.id),
@@ -50,7 +59,7 @@ export async function renewalInvoice(ctx: Pick<ServiceContext, 'db'>, subscripti
     billing_reason: 'subscription_cycle',
     period_start: period.start,
     period_end: period.end,
-    lines: subscriptionLines(items, period),
+    lines: [...subscriptionLines(items, period), ...carried],
     collection_method: subscription.collection_method,
     days_until_due: subscription.days_until_due,
     memo: null,
@@ -94,8 +103,8 @@ export async function previewInvoice(ctx: Pick<ServiceContext, 'db' | 'clock'>, 
  * invoice.upcoming, three days before a renewal (a step of the subscription's workflow): the
  * renewal's invoice as it will be made, once per period.
  */
-export async function announceUpcomingInvoice(ctx: TransactionContext, subscription: SubscriptionRow, at: Date, { items }: StepReads): Promise<SubscriptionRow> {
+export async function announceUpcomingInvoice(ctx: TransactionContext, subscription: SubscriptionRow, at: Date, { items, customer }: StepReads): Promise<SubscriptionRow> {
   const noticed = await updateSubscription(ctx.db, subscription.id, { upcoming_notice_for: subscription.current_period_end });
-  await writeLast(ctx, recordEventsStatement([{ accountId: noticed.account_id, mode: noticed.mode, type: 'invoice.upcoming', data: invoiceView(await upcomingInvoice(ctx, noticed, items)), now: at }]));
+  await writeLast(ctx, recordEventsStatement([{ accountId: noticed.account_id, mode: noticed.mode, type: 'invoice.upcoming', data: invoiceView(await upcomingInvoice(ctx, noticed, { items, carries: customer.carries })), now: at }]));
   return noticed;
 }

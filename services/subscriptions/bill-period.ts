@@ -4,7 +4,7 @@
 // renewal, when a trial ends and when a paused subscription resumes; the upcoming invoice's
 // preview is made by the same lines (services/invoices/upcoming.ts), so it equals the invoice.
 import { newId } from '../../crypto/ids';
-import type { CustomerTime } from '../../db/customers';
+import { customerTime, type CustomerTime } from '../../db/customers';
 import type { NewEvent } from '../../db/events';
 import type { InvoiceRow } from '../../db/invoices';
 import { termsOf } from '../../db/prices';
@@ -14,6 +14,7 @@ import { periodFrom, type BilledPeriod, type Recurrence } from '../../domain/bil
 import { periodLines, type BilledItem, type BillingReason, type CollectionMethod, type InvoiceLine } from '../../domain/invoices';
 import { subscriptionView } from '../../views/subscription';
 import type { TransactionContext } from '../context';
+import { takeCarriedLines } from '../invoices/carry-over';
 import { draftRow } from '../invoices/draft';
 import { finalizeInvoice } from '../invoices/transition';
 
@@ -25,7 +26,7 @@ export function recurrenceOf(items: readonly PricedItem[]): Recurrence {
 
 /** What the items bill: each one's product, price terms and quantity. */
 export function billedItems(items: readonly PricedItem[]): BilledItem[] {
-  return items.map((item) => ({ productName: item.price.product_name, terms: termsOf(item.price), quantity: item.quantity }));
+  return items.map((item) => ({ priceId: item.price.id, productName: item.price.product_name, terms: termsOf(item.price), quantity: item.quantity }));
 }
 
 /** The lines the subscription's items bill for `period`. */
@@ -40,8 +41,9 @@ export function nextPeriodOf(subscription: Pick<SubscriptionRow, 'billing_cycle_
 
 /**
  * The period's invoice, made and finalised (invoice.created and invoice.finalized), `after` recorded
- * behind them; `id` given when the caller has written it before (the subscription's latest); `last`
- * when the caller writes nothing after it (services/invoices/transition.ts finalizeInvoice).
+ * behind them, with the amounts carried over that wait for the customer's next invoice as lines
+ * after `lines`; `id` given when the caller has written it before (the subscription's latest);
+ * `last` when the caller writes nothing after it (services/invoices/transition.ts finalizeInvoice).
  */
 export async function billPeriod(
   ctx: TransactionContext,
@@ -53,8 +55,12 @@ export async function billPeriod(
   collection: { method: CollectionMethod; daysUntilDue: number | null } = { method: subscription.collection_method, daysUntilDue: subscription.days_until_due },
   written: { id?: string; after?: NewEvent[]; last?: boolean; customer?: CustomerTime; before?: Statement[] } = {},
 ): Promise<InvoiceRow> {
+  const id = written.id ?? newId('invoice', now.getTime());
+  // Read here when not given (finalizeInvoice would): it says whether an amount carried over waits.
+  const customer = written.customer ?? (await customerTime(ctx.db, subscription.customer_id));
+  const carried = customer.carries ? await takeCarriedLines(ctx, subscription.customer_id, id) : [];
   const draft = draftRow({
-    id: written.id ?? newId('invoice', now.getTime()),
+    id,
     account_id: subscription.account_id,
     mode: subscription.mode,
     customer_id: subscription.customer_id,
@@ -62,13 +68,13 @@ export async function billPeriod(
     billing_reason: reason,
     period_start: period.start,
     period_end: period.end,
-    lines,
+    lines: [...lines, ...carried],
     collection_method: collection.method,
     days_until_due: collection.daysUntilDue,
     memo: null,
     created_at: now,
   });
-  return finalizeInvoice(ctx, draft, { fresh: true, after: written.after, last: written.last, customer: written.customer, before: written.before });
+  return finalizeInvoice(ctx, draft, { fresh: true, after: written.after, last: written.last, customer, before: written.before });
 }
 
 /** How a period starts: the row's `changes`, its invoice's collection (the subscription's by default), and the customer's time when read already. */

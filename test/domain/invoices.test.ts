@@ -1,6 +1,6 @@
 // Invoice numbers, totals and a subscription period's lines, with the cents written out.
 import assert from 'node:assert/strict';
-import { addedLines, invoiceNumber, invoiceTotals, periodLines, trialLines } from '../../domain/invoices';
+import { addedLines, amountDueSettlement, carriedLine, invoiceNumber, invoiceTotals, periodLines, trialLines } from '../../domain/invoices';
 import { periodFrom } from '../../domain/billing-periods';
 import type { PriceTerms } from '../../domain/pricing';
 import { prorate } from '../../domain/proration';
@@ -15,14 +15,14 @@ describe('invoices: numbers, totals and period lines', () => {
     const period = { start: new Date('2027-01-31T04:30:00.000Z'), end: new Date('2027-02-28T04:30:00.000Z') };
     const lines = periodLines(
       [
-        { productName: 'Pro plan', quantity: 3, terms: { billingScheme: 'per_unit', unitAmountCents: 150_000, tiersMode: null, tiers: null, packageSize: null, usageType: 'licensed' } },
-        { productName: 'SMS bundle', quantity: 11, terms: { billingScheme: 'package', unitAmountCents: 2_500, tiersMode: null, tiers: null, packageSize: 10, usageType: 'licensed' } },
+        { priceId: 'price_pro', productName: 'Pro plan', quantity: 3, terms: { billingScheme: 'per_unit', unitAmountCents: 150_000, tiersMode: null, tiers: null, packageSize: null, usageType: 'licensed' } },
+        { priceId: 'price_sms', productName: 'SMS bundle', quantity: 11, terms: { billingScheme: 'package', unitAmountCents: 2_500, tiersMode: null, tiers: null, packageSize: 10, usageType: 'licensed' } },
       ],
       period,
     );
     assert.deepEqual(lines, [
-      { description: '3 × Pro plan', quantity: 3, unitAmountCents: 150_000, amountCents: 450_000, periodStart: '2027-01-31T04:30:00.000Z', periodEnd: '2027-02-28T04:30:00.000Z', proration: false },
-      { description: '11 × SMS bundle', quantity: 11, unitAmountCents: 455, amountCents: 5_000, periodStart: '2027-01-31T04:30:00.000Z', periodEnd: '2027-02-28T04:30:00.000Z', proration: false },
+      { description: '3 × Pro plan', quantity: 3, unitAmountCents: 150_000, amountCents: 450_000, periodStart: '2027-01-31T04:30:00.000Z', periodEnd: '2027-02-28T04:30:00.000Z', proration: false, priceId: 'price_pro' },
+      { description: '11 × SMS bundle', quantity: 11, unitAmountCents: 455, amountCents: 5_000, periodStart: '2027-01-31T04:30:00.000Z', periodEnd: '2027-02-28T04:30:00.000Z', proration: false, priceId: 'price_sms' },
     ]);
     assert.deepEqual(invoiceTotals(lines), { subtotalCents: 455_000, discountCents: 0, taxCents: 0, totalCents: 455_000, creditAppliedCents: 0, amountDueCents: 455_000 });
   });
@@ -45,7 +45,7 @@ describe('proration and cut periods', () => {
     const anchor = new Date('2027-01-31T04:30:00.000Z');
     const cut = periodFrom(anchor, monthly, new Date('2027-02-28T04:30:00.000Z'), new Date('2027-03-15T04:30:00.000Z'));
     assert.deepEqual([cut.end.toISOString(), cut.fullEnd?.toISOString()], ['2027-03-15T04:30:00.000Z', '2027-03-31T04:30:00.000Z']);
-    const item = { productName: 'Pro plan', quantity: 2, terms: { billingScheme: 'per_unit' as const, unitAmountCents: 150000 } as PriceTerms };
+    const item = { priceId: 'price_pro', productName: 'Pro plan', quantity: 2, terms: { billingScheme: 'per_unit' as const, unitAmountCents: 150000 } as PriceTerms };
     assert.deepEqual(periodLines([item], cut).map((l) => [l.amountCents, l.unitAmountCents, l.proration]), [[145161, 72581, true]]);
     const whole = periodFrom(anchor, monthly, new Date('2027-02-28T04:30:00.000Z'), new Date('2027-04-30T00:00:00.000Z'));
     assert.deepEqual([whole.end.toISOString(), whole.fullEnd], ['2027-03-31T04:30:00.000Z', undefined]);
@@ -53,9 +53,33 @@ describe('proration and cut periods', () => {
   });
 
   it('one-off lines and a trial\'s lines', () => {
-    assert.deepEqual(addedLines([{ description: 'Credit', unitAmountCents: -5000, quantity: 3 }]), [{ description: 'Credit', quantity: 3, unitAmountCents: -5000, amountCents: -15000, periodStart: null, periodEnd: null, proration: false }]);
+    assert.deepEqual(addedLines([{ description: 'Credit', unitAmountCents: -5000, quantity: 3 }]), [{ description: 'Credit', quantity: 3, unitAmountCents: -5000, amountCents: -15000, periodStart: null, periodEnd: null, proration: false, priceId: null }]);
     const trial = { start: new Date('2027-01-01T00:00:00.000Z'), end: new Date('2027-01-15T00:00:00.000Z') };
-    const [line] = trialLines([{ productName: 'Pro plan', quantity: 1, terms: { billingScheme: 'per_unit', unitAmountCents: 1000 } as PriceTerms }], trial);
-    assert.deepEqual([line!.description, line!.amountCents, line!.periodEnd], ['Trial period for Pro plan', 0, '2027-01-15T00:00:00.000Z']);
+    const [line] = trialLines([{ priceId: 'price_pro', productName: 'Pro plan', quantity: 1, terms: { billingScheme: 'per_unit', unitAmountCents: 1000 } as PriceTerms }], trial);
+    assert.deepEqual([line!.description, line!.amountCents, line!.periodEnd, line!.priceId], ['Trial period for Pro plan', 0, '2027-01-15T00:00:00.000Z', 'price_pro']);
+  });
+});
+
+describe('amounts due below a card payment\'s minimum', () => {
+  it('an amount due is charged from 1000 cents, paid at once at 0, and carried over from 1 to 999', () => {
+    assert.deepEqual(
+      [0, 1, 999, 1000, 100_000_000].map((cents) => [cents, amountDueSettlement(cents)]),
+      [[0, 'paid'], [1, 'carry_over'], [999, 'carry_over'], [1000, 'charge'], [100_000_000, 'charge']],
+    );
+    for (const bad of [-1, 0.5, Number.NaN]) assert.throws(() => amountDueSettlement(bad), RangeError);
+  });
+
+  it('an amount carried over is a line of its own: the source invoice named, no price, no period, not a proration', () => {
+    assert.deepEqual(carriedLine('INV-000007', 999), {
+      description: 'Carried over from invoice INV-000007 (below the card payment minimum)',
+      quantity: 1,
+      unitAmountCents: 999,
+      amountCents: 999,
+      periodStart: null,
+      periodEnd: null,
+      proration: false,
+      priceId: null,
+    });
+    assert.deepEqual(invoiceTotals([carriedLine('INV-000001', 500), carriedLine('INV-000002', 500)]).amountDueCents, 1000);
   });
 });
