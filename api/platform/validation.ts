@@ -59,10 +59,8 @@ function fieldError(e: ErrorObject): FieldError | null {
       return { path, message: `Must be ${e.params.type === 'integer' ? 'an integer' : `of type ${String(e.params.type)}`}.` };
     case 'enum':
       return { path, message: `Must be one of: ${(e.params.allowedValues as unknown[]).join(', ')}.` };
-    case 'format':
-      if (e.params.format === 'email') return { path, message: 'Must be one email address alone, such as name@example.com: no name, comment or second address.' };
-      return { path, message: `${(e.message ?? 'is invalid').replace(/^must/, 'Must')}.` };
     default:
+      if (e.keyword === 'format' && e.params.format === 'email') return { path, message: 'Must be one email address alone, such as name@example.com: no name, comment or second address.' };
       return { path, message: `${(e.message ?? 'is invalid').replace(/^must/, 'Must')}.` };
   }
 }
