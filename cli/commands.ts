@@ -23,6 +23,7 @@ import { accountView } from '../views/account';
 import { apiKeyView } from '../views/api-key';
 import { webhookEndpointView } from '../views/webhook-endpoint';
 import { webhookAttemptView } from '../views/webhook-delivery';
+import { shown } from './text';
 
 export class UsageError extends Error {}
 
@@ -100,14 +101,14 @@ async function changeAccount(input: CommandInput, changes: AccountChanges, verb:
   const view = accountView(await call(input, (ctx) => updateMerchant(ctx, account, changes)));
   return {
     json: view,
-    text: `${verb} ${view.id} (${view.name}): status ${view.status}, plan ${view.plan}, saved cards ${view.savedCards ? 'on' : 'off'}, dunning ends ${view.dunningEnd}, live payments ${view.livePaymentsOpen ? 'open' : 'closed'}`,
+    text: `${verb} ${view.id} (${shown(view.name)}): status ${view.status}, plan ${view.plan}, saved cards ${view.savedCards ? 'on' : 'off'}, dunning ends ${view.dunningEnd}, live payments ${view.livePaymentsOpen ? 'open' : 'closed'}`,
   };
 }
 
 async function setEndpointEnabled(input: CommandInput, enabled: boolean): Promise<CommandOutput> {
   const named = await endpointNamed(input);
   const endpoint = await call(input, (ctx) => updateWebhookEndpoint(ctx, named, { enabled }));
-  return { json: webhookEndpointView(endpoint), text: `${endpoint.id} ${enabled ? 'enabled' : 'disabled'}: ${endpoint.url}` };
+  return { json: webhookEndpointView(endpoint), text: `${endpoint.id} ${enabled ? 'enabled' : 'disabled'}: ${shown(endpoint.url)}` };
 }
 
 export const commands: Record<string, Command> = {
@@ -130,7 +131,7 @@ export const commands: Record<string, Command> = {
     const lines = Object.entries(keys).map(([k, v]) => `  ${k}: ${v}`);
     return {
       json: { accountId: account.id, keys },
-      text: [`created ${account.id} (${account.name}); not yet activated for live. Keys (shown once):`, ...lines].join('\n'),
+      text: [`created ${account.id} (${shown(account.name)}); not yet activated for live. Keys (shown once):`, ...lines].join('\n'),
     };
   },
 
@@ -182,7 +183,7 @@ export const commands: Record<string, Command> = {
     const eventTypes = option(input, 'events')?.split(',').map((t) => oneOf(t.trim(), PUBLIC_EVENT_TYPES, '--events'));
     const account = await accountNamed(input, accountId);
     const { endpoint, secret } = await call(input, (ctx) => createWebhookEndpoint(ctx, { account, mode }, { url, eventTypes }));
-    return { json: { id: endpoint.id, secret }, text: `added ${endpoint.id} (${mode}) -> ${url}; signing secret, shown once:\n  ${secret}` };
+    return { json: { id: endpoint.id, secret }, text: `added ${endpoint.id} (${mode}) -> ${shown(url)}; signing secret, shown once:\n  ${secret}` };
   },
 
   async 'webhook rotate'(input) {
@@ -194,7 +195,7 @@ export const commands: Record<string, Command> = {
   async 'webhook list'(input) {
     const account = await accountNamed(input);
     const list = (await webhookEndpointsOfAccount(input.deps.db, account.id)).map((r) => ({ id: r.id, url: r.url, mode: r.mode, enabled: r.enabled }));
-    return { json: list, text: list.length ? list.map((e) => `${e.id}  ${e.mode}  ${e.enabled ? 'enabled ' : 'disabled'}  ${e.url}`).join('\n') : 'no webhook endpoints' };
+    return { json: list, text: list.length ? list.map((e) => `${e.id}  ${e.mode}  ${e.enabled ? 'enabled ' : 'disabled'}  ${shown(e.url)}`).join('\n') : 'no webhook endpoints' };
   },
 
   async 'webhook attempts'(input) {
@@ -204,7 +205,7 @@ export const commands: Record<string, Command> = {
     return {
       json: list,
       text: list.length
-        ? list.map((a) => `${a.attemptedAt}  ${a.deliveryId} #${a.attemptNumber}  ${a.eventType}  ${a.statusCode ?? '-'}  ${a.latencyMs} ms${a.error ? `  ${a.error}` : ''}`).join('\n')
+        ? list.map((a) => `${a.attemptedAt}  ${a.deliveryId} #${a.attemptNumber}  ${a.eventType}  ${a.statusCode ?? '-'}  ${a.latencyMs} ms${a.error ? `  ${shown(a.error)}` : ''}`).join('\n')
         : 'no attempts yet',
     };
   },
@@ -224,7 +225,7 @@ export const commands: Record<string, Command> = {
     const { delivered } = await attemptWebhookDelivery(input.deps, delivery.id, { manual: true });
     const [attempt] = await attemptsOf(input.deps.db, [delivery]);
     const view = { ...webhookAttemptView(attempt!), delivered };
-    const text = `test.ping to ${endpoint.url}: ${delivered ? 'delivered' : 'failed'} (${view.statusCode ?? view.error}, ${view.latencyMs} ms)`;
+    const text = `test.ping to ${shown(endpoint.url)}: ${delivered ? 'delivered' : 'failed'} (${view.statusCode ?? shown(view.error ?? '')}, ${view.latencyMs} ms)`;
     // The attempt is printed either way (it is the answer); a ping that failed exits 1.
     return { json: view, text, failure: delivered ? undefined : text };
   },

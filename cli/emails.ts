@@ -4,6 +4,7 @@
 import { MODES, type Mode } from '../domain/api-keys';
 import { listEmails } from '../services/emails/list';
 import { UsageError, type CommandInput, type CommandOutput } from './commands';
+import { shown } from './text';
 
 export const emailCommands: Record<string, (input: CommandInput) => Promise<CommandOutput>> = {
   async emails(input) {
@@ -21,7 +22,7 @@ export const emailCommands: Record<string, (input: CommandInput) => Promise<Comm
       objectId: e.object_id,
       createdAt: e.created_at.toISOString(),
     }));
-    const text = emails.length ? emails.map((e) => `${e.createdAt}  ${e.kind.padEnd(21)}  ${e.locale}  ${e.to}  ${e.objectId}  ${e.subject}`).join('\n') : `no ${mode} emails`;
+    const text = emails.length ? emails.map((e) => `${e.createdAt}  ${e.kind.padEnd(21)}  ${e.locale}  ${shown(e.to)}  ${e.objectId}  ${shown(e.subject)}`).join('\n') : `no ${mode} emails`;
     return { json: emails, text };
   },
 };

@@ -12,6 +12,7 @@ import { commands, UsageError } from './commands';
 import { emailCommands } from './emails';
 import { priceCommands } from './prices';
 import { upgradeRequestCommands } from './upgrade-requests';
+import { shownLines } from './text';
 
 const USAGE = `usage: kasi <command> [--json]
 
@@ -101,16 +102,16 @@ async function main(argv: string[]): Promise<number> {
     const log = pino({ level: 'error' }, pino.destination({ dest: 2, sync: true }));
     const deps = { db: db.knex, clock: systemClock, config, workflows: NO_WORKFLOWS, log };
     const out = await command({ deps, args, options: values });
-    process.stdout.write(values.json ? `${JSON.stringify(out.json)}\n` : `${out.text}\n`);
+    process.stdout.write(shownLines(values.json ? JSON.stringify(out.json) : out.text) + '\n');
     if (out.failure === undefined) return 0;
-    process.stderr.write(`kasi: ${out.failure}\n`);
+    process.stderr.write(`kasi: ${shownLines(out.failure)}\n`);
     return 1;
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`kasi: ${err.message}\n\n${USAGE}`);
+      process.stderr.write(`kasi: ${shownLines(err.message)}\n\n${USAGE}`);
       return 2;
     }
-    process.stderr.write(`kasi: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`kasi: ${shownLines(err instanceof Error ? err.message : String(err))}\n`);
     return 1;
   } finally {
     await db?.close();
@@ -120,7 +121,7 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
-    process.stderr.write(`kasi: ${err instanceof Error ? err.message : String(err)}\n\n${USAGE}`);
+    process.stderr.write(`kasi: ${shownLines(err instanceof Error ? err.message : String(err))}\n\n${USAGE}`);
     process.exit(2);
   },
 );

@@ -3,6 +3,7 @@
 import { archivePrice } from '../services/prices/archive';
 import { priceView } from '../views/price';
 import { UsageError, type CommandInput, type CommandOutput } from './commands';
+import { shown } from './text';
 
 export const priceCommands: Record<string, (input: CommandInput) => Promise<CommandOutput>> = {
   async 'price archive'(input) {
@@ -10,6 +11,6 @@ export const priceCommands: Record<string, (input: CommandInput) => Promise<Comm
     if (!id) throw new UsageError('missing <priceId>');
     if (rest.length) throw new UsageError(`unexpected arguments: ${rest.join(' ')}`);
     const price = priceView(await archivePrice(input.deps, id));
-    return { json: price, text: `archived ${price.id} (${price.product.name}, ${price.unitAmountCents} cents a ${price.intervalCount === 1 ? '' : `${price.intervalCount}-`}${price.interval}): it starts no new subscriptions` };
+    return { json: price, text: `archived ${price.id} (${shown(price.product.name)}, ${price.unitAmountCents} cents a ${price.intervalCount === 1 ? '' : `${price.intervalCount}-`}${price.interval}): it starts no new subscriptions` };
   },
 };

@@ -7,6 +7,7 @@ import { approveUpgradeRequest, declineUpgradeRequest } from '../services/accoun
 import { inTransaction } from '../services/run';
 import { upgradeRequestView } from '../views/upgrade-request';
 import { UsageError, type CommandInput, type CommandOutput } from './commands';
+import { shown } from './text';
 
 /** The operator's list: the newest this many. */
 export const LIST_LIMIT = 200;
@@ -16,9 +17,9 @@ function requestJson(row: UpgradeRequestRow, accountName?: string) {
 }
 
 function line(request: ReturnType<typeof requestJson>): string {
-  const who = request.accountName === undefined ? request.accountId : `${request.accountId} (${request.accountName})`;
+  const who = request.accountName === undefined ? request.accountId : `${request.accountId} (${shown(request.accountName)})`;
   const note = request.status === 'declined' ? request.declineReason : request.message;
-  return `${request.id}  ${request.status.padEnd(8)}  ${who}  ${request.fromPlan} -> ${request.plan}  ${request.createdAt}${note === null ? '' : `  "${note}"`}`;
+  return `${request.id}  ${request.status.padEnd(8)}  ${who}  ${request.fromPlan} -> ${request.plan}  ${request.createdAt}${note === null ? '' : `  "${shown(note)}"`}`;
 }
 
 /** The one `<id>` argument. */
@@ -44,7 +45,7 @@ export const upgradeRequestCommands: Record<string, (input: CommandInput) => Pro
   async 'upgrade-requests approve'(input) {
     const id = requestId(input);
     const { request, account } = await inTransaction(input.deps, (ctx) => approveUpgradeRequest(ctx, id));
-    return { json: requestJson(request, account.name), text: `approved ${request.id}: ${account.id} (${account.name}) is on plan ${account.plan} now (was ${request.from_plan})` };
+    return { json: requestJson(request, account.name), text: `approved ${request.id}: ${account.id} (${shown(account.name)}) is on plan ${account.plan} now (was ${request.from_plan})` };
   },
 
   async 'upgrade-requests decline'(input) {

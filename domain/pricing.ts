@@ -20,6 +20,8 @@ export const PRICE_LIMITS = {
   minPackageSize: 2,
   maxPackageSize: 1_000_000,
   maxIntervalCount: 12,
+  /** A tier's `upTo`: far above any quantity billed (10000 a subscription item), and exact in int4 and JavaScript alike. */
+  maxTierUpTo: 1_000_000_000,
 } as const;
 
 export interface Tier {

@@ -3,7 +3,7 @@
 import { ERROR_CODES, REASONS, type Reason } from '../../domain/errors';
 import { isWrite, type RouteSpec } from '../platform/route';
 import { errorSchema } from '../schemas/error';
-import { schemaName, type JsonSchema } from '../schemas/json-schema';
+import { countSchema, schemaName, type JsonSchema } from '../schemas/json-schema';
 
 type Components = Record<string, JsonSchema>;
 
@@ -56,9 +56,9 @@ export function routeReasons(route: RouteSpec): Map<number, Set<string>> {
 
 const rateLimitHeaders = {
   'x-trace-id': { description: 'The request id (also `traceId` in error bodies).', schema: { type: 'string' } },
-  'X-RateLimit-Limit': { description: 'Requests allowed per minute on this endpoint from your address.', schema: { type: 'integer' } },
-  'X-RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer' } },
-  'X-RateLimit-Reset': { description: 'Seconds until the window resets.', schema: { type: 'integer' } },
+  'X-RateLimit-Limit': { description: 'Requests allowed per minute on this endpoint from your address.', schema: countSchema },
+  'X-RateLimit-Remaining': { description: 'Requests left in the current window.', schema: countSchema },
+  'X-RateLimit-Reset': { description: 'Seconds until the window resets.', schema: countSchema },
 };
 
 function parameters(route: RouteSpec): unknown[] {
@@ -101,7 +101,7 @@ function operation(route: RouteSpec, components: Components) {
   for (const [status, reasons] of [...routeReasons(route)].sort(([a], [b]) => a - b)) {
     responses[String(status)] = {
       description: `Error: ${[...reasons].join(', ')}.`,
-      ...(status === 429 ? { headers: { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } } } } : {}),
+      ...(status === 429 ? { headers: { 'Retry-After': { description: 'Seconds to wait.', schema: countSchema } } } : {}),
       content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
     };
   }

@@ -7,6 +7,7 @@ import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { accountRefusal } from '../../domain/account-rules';
 import { looksLikeCardNumber, SCHEME_NAMES } from '../../domain/card';
 import { checkoutClosureRefusal } from '../../domain/checkout-rules';
+import { isEmailAddress } from '../../domain/email-address';
 import { ApiError, type Reason } from '../../domain/errors';
 import type { Locale } from '../../domain/locale';
 import { centsFromDb, formatRupees } from '../../domain/money';
@@ -178,7 +179,7 @@ ${cancel}`, state.reason);
       }
       const problems: FormState['problems'] = {};
       if (values.name.length < 2 || values.name.length > 80) problems.name = 'nameInvalid';
-      if (values.email.length < 3 || values.email.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(values.email)) problems.email = 'emailInvalid';
+      if (!isEmailAddress(values.email)) problems.email = 'emailInvalid';
       const phone = values.phone === '' ? null : normaliseSriLankanPhone(values.phone);
       if (values.phone !== '' && phone === null) problems.phone = 'phoneInvalid';
       if (Object.keys(problems).length > 0) return payPage(ctx, locale, view, { values, problems, reason: 'details_invalid' }, 400);

@@ -1,10 +1,11 @@
 // Strict validation with ajv from the routes' JSON Schemas: unknown keys refused, integers are
 // integers (1500.5 and "1500" are refused, never rounded), and `fields` names every offending
 // path. Query strings are typed from the schema by hand, exactly: "25" is an integer, "2.5" and
-// "" are not. No string may hold U+0000.
+// "" are not. No string may hold U+0000. `format: email` is a bare address (domain/email-address.ts).
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { Next } from 'koa';
+import { isEmailAddress } from '../../domain/email-address';
 import { ApiError, type FieldError, type Reason } from '../../domain/errors';
 import type { JsonSchema } from '../schemas/json-schema';
 import type { ApiContext } from './context';
@@ -13,6 +14,9 @@ import type { RouteSpec } from './route';
 // `verbose` keeps each error's schema, where `x-reason` is read.
 const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, verbose: true });
 addFormats(ajv);
+// ajv-formats' email pattern takes `x<evil@evil.example>`'s look-alikes; the mailer must read
+// exactly the address that was validated.
+ajv.addFormat('email', isEmailAddress);
 ajv.addKeyword({ keyword: 'example' });
 // The spec reason a value outside its schema is refused with, instead of VALIDATION_FAILED alone
 // (`amount` for a payment amount out of range): the document states the range, the answer keeps
@@ -56,6 +60,7 @@ function fieldError(e: ErrorObject): FieldError | null {
     case 'enum':
       return { path, message: `Must be one of: ${(e.params.allowedValues as unknown[]).join(', ')}.` };
     default:
+      if (e.keyword === 'format' && e.params.format === 'email') return { path, message: 'Must be one email address alone, such as name@example.com: no name, comment or second address.' };
       return { path, message: `${(e.message ?? 'is invalid').replace(/^must/, 'Must')}.` };
   }
 }
@@ -103,7 +108,8 @@ function typedQuery(schema: JsonSchema, query: Record<string, string | string[] 
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(query)) {
     const type = propertyType(schema, key);
-    if (typeof value === 'string' && type === 'integer' && /^-?(0|[1-9]\d{0,15})$/.test(value)) out[key] = Number(value);
+    // Only integers JavaScript holds exactly: 9007199254740993 is refused, never rounded.
+    if (typeof value === 'string' && type === 'integer' && /^-?(0|[1-9]\d*)$/.test(value) && Number.isSafeInteger(Number(value))) out[key] = Number(value);
     else if (typeof value === 'string' && type === 'boolean' && (value === 'true' || value === 'false')) out[key] = value === 'true';
     else out[key] = value;
   }

@@ -1,4 +1,4 @@
-import { modeSchema, named, nullable, timestampSchema } from './json-schema';
+import { modeSchema, named, nullable, safeIntegerSchema, timestampSchema } from './json-schema';
 import { upgradeRequestSchema } from './upgrade-request';
 
 export const accountSchema = named('Account', {
@@ -19,9 +19,9 @@ export const accountSchema = named('Account', {
       type: 'object',
       required: ['limitCents', 'usedCents', 'remainingCents', 'periodStart', 'periodEnd'],
       properties: {
-        limitCents: { type: 'integer', description: 'Card payments the plan allows per month, in this mode.' },
-        usedCents: { type: 'integer', description: 'Payments that succeeded this month plus those with the processor.' },
-        remainingCents: { type: 'integer' },
+        limitCents: { ...safeIntegerSchema, description: 'Card payments the plan allows per month, in this mode.' },
+        usedCents: { ...safeIntegerSchema, description: 'Payments that succeeded this month plus those with the processor.' },
+        remainingCents: safeIntegerSchema,
         periodStart: { ...timestampSchema, description: 'Midnight on the 1st, Sri Lankan time.' },
         periodEnd: { ...timestampSchema, description: 'When the count resets.' },
       },

@@ -3,7 +3,7 @@ import { BILLING_INTERVALS } from '../../domain/billing-periods';
 import { idPattern } from '../../domain/ids';
 import { BILLING_SCHEMES, PRICE_LIMITS, TIERS_MODES, USAGE_TYPES } from '../../domain/pricing';
 import { listQueryProperties } from '../platform/pagination';
-import { modeSchema, named, nullable, object, timestampSchema } from './json-schema';
+import { countSchema, modeSchema, named, nullable, object, safeIntegerSchema, timestampSchema } from './json-schema';
 
 const productName = { type: 'string', minLength: 1, maxLength: 120 };
 const productDescription = { type: 'string', maxLength: 500 };
@@ -43,7 +43,7 @@ export const productSchema = named('Product', {
 
 const tierSchema = object(
   {
-    upTo: { ...nullable({ type: 'integer', minimum: 1 }), description: 'The last quantity of the tier; null for the last, open tier.' },
+    upTo: { ...nullable({ type: 'integer', minimum: 1, maximum: PRICE_LIMITS.maxTierUpTo }), description: `The last quantity of the tier, 1 to ${PRICE_LIMITS.maxTierUpTo}; null for the last, open tier.` },
     unitAmountCents: cents,
     flatAmountCents: { ...cents, default: 0 },
   },
@@ -105,19 +105,19 @@ export const priceSchema = named('Price', {
     id: { type: 'string', pattern: idPattern('price') },
     mode: modeSchema,
     product: object({ id: { type: 'string', pattern: idPattern('product') }, name: { type: 'string' }, description: nullable({ type: 'string' }) }, ['id', 'name', 'description']),
-    unitAmountCents: { type: 'integer', description: '0 for tiered prices.' },
+    unitAmountCents: { ...safeIntegerSchema, description: '0 for tiered prices.' },
     currency: { const: 'LKR' },
     interval: { type: 'string', enum: [...BILLING_INTERVALS] },
-    intervalCount: { type: 'integer' },
+    intervalCount: countSchema,
     nickname: nullable({ type: 'string' }),
     active: { type: 'boolean', description: 'false: archived.' },
     billingScheme: { type: 'string', enum: [...BILLING_SCHEMES] },
     tiersMode: nullable({ type: 'string', enum: [...TIERS_MODES] }),
     tiers: nullable({
       type: 'array',
-      items: object({ upTo: nullable({ type: 'integer' }), unitAmountCents: { type: 'integer' }, flatAmountCents: { type: 'integer' } }, ['upTo', 'unitAmountCents', 'flatAmountCents']),
+      items: object({ upTo: nullable(safeIntegerSchema), unitAmountCents: safeIntegerSchema, flatAmountCents: safeIntegerSchema }, ['upTo', 'unitAmountCents', 'flatAmountCents']),
     }),
-    packageSize: nullable({ type: 'integer' }),
+    packageSize: nullable(countSchema),
     usageType: { type: 'string', enum: [...USAGE_TYPES] },
     meterId: nullable({ type: 'string' }),
     createdAt: timestampSchema,

@@ -1,7 +1,7 @@
 import { PAYMENT_MAX_CENTS, PAYMENT_MIN_CENTS } from '../../domain/checkout-rules';
 import { idPattern } from '../../domain/ids';
 import { SRI_LANKAN_PHONE_PATTERN } from '../../domain/phone';
-import { localeSchema } from './customer';
+import { emailSchema, localeSchema } from './customer';
 import { modeSchema, named, nullable, object, timestampSchema } from './json-schema';
 import { paymentSchema } from './payment';
 
@@ -54,7 +54,7 @@ export const checkoutCreateSchema = object({
   customer: object(
     {
       name: { type: 'string', minLength: 2, maxLength: 80 },
-      email: { type: 'string', minLength: 3, maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+$' },
+      email: emailSchema,
       phone: { type: 'string', maxLength: 24, pattern: SRI_LANKAN_PHONE_PATTERN, description: 'Sri Lankan number (077 123 4567, +94 11 234 5678); spaces and dashes removed; returned as +94...' },
     },
     ['name', 'email'],

@@ -1,9 +1,16 @@
+import { EMAIL_MAX_LENGTH } from '../../domain/email-address';
 import { idPattern } from '../../domain/ids';
 import { SRI_LANKAN_MOBILE_PATTERN } from '../../domain/phone';
 import { listQueryProperties } from '../platform/pagination';
-import { modeSchema, named, nullable, object, timestampSchema } from './json-schema';
+import { modeSchema, named, nullable, object, safeIntegerSchema, timestampSchema } from './json-schema';
 
-export const emailSchema = { type: 'string', minLength: 3, maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+$' };
+export const emailSchema = {
+  type: 'string',
+  minLength: 3,
+  maxLength: EMAIL_MAX_LENGTH,
+  format: 'email',
+  description: 'One address alone (name@example.com): no display name, comment, quoted part or second address.',
+};
 export const localeSchema = { type: 'string', enum: ['en', 'si', 'ta'] };
 
 export const customerCreateSchema = object(
@@ -32,7 +39,7 @@ export const customerSchema = named('Customer', {
     phone: nullable({ type: 'string' }),
     locale: localeSchema,
     defaultCardId: nullable({ type: 'string' }),
-    creditBalanceCents: { type: 'integer' },
+    creditBalanceCents: safeIntegerSchema,
     testClockId: nullable({ type: 'string', description: 'The test clock the customer lives on, or null (wall time).' }),
     createdAt: timestampSchema,
   },

@@ -2,7 +2,7 @@
 import { idPattern } from '../../domain/ids';
 import { COLLECTION_METHODS, INVOICE_STATUSES } from '../../domain/invoices';
 import { listQueryProperties } from '../platform/pagination';
-import { modeSchema, named, nullable, object, timestampSchema } from './json-schema';
+import { countSchema, modeSchema, named, nullable, object, safeIntegerSchema, timestampSchema } from './json-schema';
 
 export const invoiceCreateSchema = object(
   {
@@ -37,12 +37,12 @@ export const invoicePreviewSchema = object(
   { examples: [{ subscriptionId: 'sub_0mw8a3k2x9q1c7v5b4n6m2z8' }] },
 );
 
-const cents = { type: 'integer' };
+const cents = safeIntegerSchema;
 const lineSchema = object(
   {
     description: { type: 'string' },
-    quantity: { type: 'integer' },
-    unitAmountCents: { type: 'integer', description: 'Negative for credits.' },
+    quantity: countSchema,
+    unitAmountCents: { ...safeIntegerSchema, description: 'Negative for credits.' },
     amountCents: cents,
     periodStart: nullable(timestampSchema),
     periodEnd: nullable(timestampSchema),
@@ -78,7 +78,7 @@ const FIELDS = {
   dueDate: nullable(timestampSchema),
   memo: nullable({ type: 'string' }),
   currency: { const: 'LKR' },
-  attemptCount: { type: 'integer' },
+  attemptCount: countSchema,
   nextAttemptAt: nullable(timestampSchema),
   lastFailure: nullable({ type: 'string' }),
   paidAt: nullable(timestampSchema),

@@ -24,3 +24,16 @@ export const nullable = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, {
 export const timestampSchema: JsonSchema = { type: 'string', format: 'date-time', description: 'ISO 8601 UTC with milliseconds' };
 
 export const modeSchema: JsonSchema = { type: 'string', enum: ['test', 'live'] };
+
+/** PostgreSQL's `integer` (int4) upper bound. */
+export const INT4_MAX = 2_147_483_647;
+
+/**
+ * An amount an answer carries, from a bigint column: any integer JavaScript holds exactly (every
+ * integer in a schema has a maximum no client can round; what a request may send is bounded
+ * tighter, field by field).
+ */
+export const safeIntegerSchema: JsonSchema = { type: 'integer', minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER };
+
+/** A count an answer carries, from an int4 column. */
+export const countSchema: JsonSchema = { type: 'integer', minimum: 0, maximum: INT4_MAX };

@@ -4,7 +4,7 @@ import { idPattern } from '../../domain/ids';
 import { CURRENCY } from '../../domain/money';
 import { checkoutCreateSchema, purchaseProperties, purchaseRule, returnUrlSchema } from './checkout';
 import { localeSchema } from './customer';
-import { modeSchema, named, nullable, object, timestampSchema, type JsonSchema } from './json-schema';
+import { countSchema, modeSchema, named, nullable, object, safeIntegerSchema, timestampSchema, type JsonSchema } from './json-schema';
 
 const checkoutFields = checkoutCreateSchema.properties as Record<string, JsonSchema>;
 
@@ -38,7 +38,7 @@ export const paymentLinkSchema = named('PaymentLink', {
     mode: modeSchema,
     active: { type: 'boolean', description: 'false once turned off (`DELETE`): its page answers `link_inactive`.' },
     url: { type: 'string', format: 'uri', description: 'The link to share: `{checkout_url}/pay/<id>`, with `/si` or `/ta` before `pay` for those locales.' },
-    amountCents: { type: 'integer', description: 'What each payer pays: the fixed amount, or the line items\' total.' },
+    amountCents: { ...safeIntegerSchema, description: 'What each payer pays: the fixed amount, or the line items\' total.' },
     currency: { const: CURRENCY },
     description: { type: 'string' },
     lineItems: nullable(purchaseProperties.lineItems),
@@ -46,7 +46,7 @@ export const paymentLinkSchema = named('PaymentLink', {
     reference: nullable({ type: 'string' }),
     successUrl: nullable({ type: 'string' }),
     saveCard: { type: 'boolean' },
-    paymentCount: { type: 'integer', minimum: 0, description: 'Payments the link took: its payers\' payments that succeeded (refunded ones included).' },
+    paymentCount: { ...countSchema, description: 'Payments the link took: its payers\' payments that succeeded (refunded ones included).' },
     createdAt: timestampSchema,
     deactivatedAt: nullable(timestampSchema),
   },

@@ -1,11 +1,11 @@
 import { idPattern } from '../../domain/ids';
 import { PAYMENT_STATUSES } from '../../db/payments';
 import { listQueryProperties } from '../platform/pagination';
-import { modeSchema, named, nullable, object, timestampSchema } from './json-schema';
+import { countSchema, modeSchema, named, nullable, object, safeIntegerSchema, timestampSchema } from './json-schema';
 
 const str = { type: 'string' };
 const nullableString = nullable(str);
-const cents = { type: 'integer' };
+const cents = safeIntegerSchema;
 
 export const paymentStatusSchema = { type: 'string', enum: [...PAYMENT_STATUSES] };
 
@@ -22,7 +22,7 @@ export const orderSchema = named('Order', {
           id: { type: 'string', pattern: '^line-[0-9]+$' },
           name: str,
           description: str,
-          quantity: { type: 'integer' },
+          quantity: countSchema,
           unitAmountCents: cents,
           amountCents: cents,
           suggested: { type: 'boolean' },

@@ -1,7 +1,7 @@
 import { idPattern } from '../../domain/ids';
 import { REFUND_MIN_CENTS } from '../../db/refunds';
 import { listQueryProperties } from '../platform/pagination';
-import { modeSchema, named, nullable, object, timestampSchema } from './json-schema';
+import { modeSchema, named, nullable, object, safeIntegerSchema, timestampSchema } from './json-schema';
 
 const paymentIdSchema = { type: 'string', pattern: idPattern('payment') };
 
@@ -32,7 +32,7 @@ export const refundSchema = named('Refund', {
     mode: modeSchema,
     paymentId: paymentIdSchema,
     status: { type: 'string', enum: ['pending', 'succeeded', 'failed'] },
-    amountCents: { type: 'integer' },
+    amountCents: safeIntegerSchema,
     currency: { const: 'LKR' },
     reason: nullable({ type: 'string' }),
     failureMessage: nullable({ type: 'string', description: 'Why the refund failed.' }),

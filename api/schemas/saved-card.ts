@@ -17,7 +17,7 @@ export const savedCardSchema = named('SavedCard', {
     customerEmail: { type: 'string', description: 'The address given at checkout. A customer with this email (any letter case) in this mode owns the card.' },
     scheme: { type: 'string', enum: ['visa', 'mastercard', 'amex', 'diners', 'discover'] },
     last4: { type: 'string', pattern: '^[0-9]{4}$' },
-    expiry: object({ month: { type: 'integer', minimum: 1, maximum: 12 }, year: { type: 'integer' } }, ['month', 'year']),
+    expiry: object({ month: { type: 'integer', minimum: 1, maximum: 12 }, year: { type: 'integer', minimum: 0, maximum: 9999 } }, ['month', 'year']),
     paymentId: { type: 'string', pattern: idPattern('payment'), description: 'The payment at which the card was kept.' },
     consent: object(
       {

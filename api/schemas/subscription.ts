@@ -4,7 +4,7 @@ import { COLLECTION_METHODS } from '../../domain/invoices';
 import { SUBSCRIPTION_STATUSES, TRIAL_END_BEHAVIORS } from '../../domain/subscription-rules';
 import { listQueryProperties } from '../platform/pagination';
 import { customerCreateSchema } from './customer';
-import { modeSchema, named, nullable, object, timestampSchema, type JsonSchema } from './json-schema';
+import { countSchema, modeSchema, named, nullable, object, safeIntegerSchema, timestampSchema, type JsonSchema } from './json-schema';
 
 const quantity = { type: 'integer', minimum: 1, maximum: 10000, default: 1 };
 
@@ -120,7 +120,7 @@ export const subscriptionListQuerySchema = object({
 });
 
 const priceSummary = object(
-  { id: { type: 'string', pattern: idPattern('price') }, productName: { type: 'string' }, unitAmountCents: { type: 'integer' }, interval: { type: 'string' }, intervalCount: { type: 'integer' } },
+  { id: { type: 'string', pattern: idPattern('price') }, productName: { type: 'string' }, unitAmountCents: safeIntegerSchema, interval: { type: 'string' }, intervalCount: countSchema },
   ['id', 'productName', 'unitAmountCents', 'interval', 'intervalCount'],
 );
 const time = timestampSchema;
@@ -133,8 +133,8 @@ const FIELDS = {
   status: { type: 'string', enum: [...SUBSCRIPTION_STATUSES] },
   customerId: { type: 'string', pattern: idPattern('customer') },
   price: nullable(priceSummary),
-  quantity: nullable({ type: 'integer' }),
-  items: { type: 'array', items: object({ id: { type: 'string', pattern: idPattern('subscriptionItem') }, price: priceSummary, quantity: { type: 'integer' } }, ['id', 'price', 'quantity']) },
+  quantity: nullable(countSchema),
+  items: { type: 'array', items: object({ id: { type: 'string', pattern: idPattern('subscriptionItem') }, price: priceSummary, quantity: countSchema }, ['id', 'price', 'quantity']) },
   currentPeriodStart: time,
   currentPeriodEnd: time,
   billingCycleAnchor: time,
@@ -152,7 +152,7 @@ const FIELDS = {
   taxRateIds: { type: 'array', items: { type: 'string' } },
   subscriptionLinkId: nullable({ type: 'string' }),
   collectionMethod: { type: 'string', enum: [...COLLECTION_METHODS] },
-  daysUntilDue: nullable({ type: 'integer' }),
+  daysUntilDue: nullable(countSchema),
   pendingUpdate: { type: 'null' },
   cardId: nullable({ type: 'string', pattern: idPattern('savedCard') }),
   cardMissingSince: maybeTime,

@@ -1,6 +1,6 @@
 import { idPattern } from '../../domain/ids';
 import { listQueryProperties } from '../platform/pagination';
-import { modeSchema, named, nullable, object, timestampSchema } from './json-schema';
+import { countSchema, modeSchema, named, nullable, object, timestampSchema } from './json-schema';
 import { eventTypeSchema } from './event';
 
 const urlSchema = {
@@ -45,10 +45,10 @@ export const webhookAttemptSchema = named('WebhookAttempt', {
   properties: {
     object: { const: 'webhook_attempt' },
     deliveryId: { type: 'string' },
-    attemptNumber: { type: 'integer' },
+    attemptNumber: countSchema,
     attemptedAt: timestampSchema,
-    statusCode: nullable({ type: 'integer' }),
-    latencyMs: { type: 'integer' },
+    statusCode: nullable({ type: 'integer', minimum: 100, maximum: 999 }),
+    latencyMs: countSchema,
     responseBody: nullable({ type: 'string', description: 'The first 1024 bytes of the answer.' }),
     error: nullable({ type: 'string', description: 'Why no answer came (timeout, connection refused, refused destination).' }),
   },
@@ -65,7 +65,7 @@ export const webhookDeliverySchema = named('WebhookDelivery', {
     eventId: nullable({ type: 'string' }),
     eventType: { type: 'string' },
     status: { type: 'string', enum: ['pending', 'delivered', 'failed'] },
-    attemptCount: { type: 'integer' },
+    attemptCount: countSchema,
     nextAttemptAt: nullable(timestampSchema),
     deliveredAt: nullable(timestampSchema),
     failedAt: nullable(timestampSchema),

@@ -83,6 +83,26 @@ describe('kasi upgrade-requests', function () {
     assert.equal((await json('upgrade-requests', 'list', '--status', 'declined'))[0].declineReason, null, 'declined without a reason');
   });
 
+  it('prints a request\'s message and its account\'s name with control characters escaped: nothing reaches the operator\'s terminal as a command', async () => {
+    const message = '\x1b[2J\x1b[HAll clear\r\nupreq_fake  approved\u009b31m\u202e';
+    const shown = '\\u001b[2J\\u001b[HAll clear\\u000d\\u000aupreq_fake  approved\\u009b31m\\u202e';
+    const colombo = await api.merchant({ name: 'Colombo\x1b]0;pwned\x07 Tea' });
+    const request = await ask(colombo.keys.sk_test, { plan: 'growth', message });
+    const controls = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/;
+    const list = await kasi('upgrade-requests', 'list', '--status', 'pending');
+    assert.equal(list.code, 0, list.stderr);
+    assert.doesNotMatch(list.stdout, controls, JSON.stringify(list.stdout));
+    const line = list.stdout.split('\n').find((l) => l.startsWith(request.id))!;
+    assert.ok(line.endsWith(`"${shown}"`), line);
+    assert.ok(line.includes('(Colombo\\u001b]0;pwned\\u0007 Tea)'), line);
+    assert.ok(!list.stdout.split('\n').some((l) => l.startsWith('upreq_fake')), 'no line faked');
+    assert.equal((await json('upgrade-requests', 'list', '--status', 'pending')).find((r: any) => r.id === request.id).message, message);
+    const approved = await kasi('upgrade-requests', 'approve', request.id);
+    assert.equal(approved.code, 0, approved.stderr);
+    assert.doesNotMatch(approved.stdout, controls);
+    assert.match(approved.stdout, /\(Colombo\\u001b\]0;pwned\\u0007 Tea\) is on plan growth/);
+  });
+
   it('bad usage exits 2; an unknown request exits 1', async () => {
     const badStatus = await kasi('upgrade-requests', 'list', '--status', 'waiting');
     assert.equal(badStatus.code, 2);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { startApi, ik, type TestApi } from '../support/api';
-import { BODY_LIMIT_BYTES } from '../../api/platform/body';
+import { BODY_LIMIT_BYTES, BODY_MAX_DEPTH } from '../../api/platform/body';
 
 describe('request bodies', () => {
   let api: TestApi;
@@ -110,5 +110,30 @@ describe('request bodies', () => {
     const res = await post({ body: {} });
     assert.equal(res.status, 400);
     assert.deepEqual(res.body.fields, [{ path: 'email', message: 'Required.' }]);
+  });
+
+  it('refuses JSON nested deeper than BODY_MAX_DEPTH with 400 on every kind of write, and takes bodies at the limit', async () => {
+    const nested = (depth: number, inner = '1') => `${'{"a":'.repeat(depth - 1)}[${inner}]${'}'.repeat(depth - 1)}`;
+    // Brackets inside strings (and escaped quotes) are text, not nesting.
+    const deepText = JSON.stringify({ email: 'text@example.com', name: `"${'['.repeat(100)}\\` });
+    const json = { 'content-type': 'application/json' };
+    const routes = ['/v1/customers', '/v1/checkouts', '/v1/refunds', '/v1/prices', '/v1/webhook_endpoints', '/v1/subscriptions'];
+    for (const path of routes) {
+      for (const raw of [nested(3000), `{"email":${nested(BODY_MAX_DEPTH + 1)}}`]) {
+        const res = await api.request(path, { method: 'POST', key, idempotencyKey: ik(), raw, headers: json });
+        assert.equal(res.status, 400, `${path}: ${res.text}`);
+        assert.equal(res.body.code, 'VALIDATION_FAILED', path);
+        assert.equal(res.body.reason, undefined, path);
+        assert.deepEqual(res.body.fields, [{ path: '', message: `Objects and arrays nested deeper than ${BODY_MAX_DEPTH} levels.` }], path);
+        assert.equal(res.body.traceId, res.headers.get('x-trace-id'));
+      }
+    }
+    // At the limit the body goes on to validation, which names the field as usual.
+    const atLimit = await post({ raw: `{"email":"limit@example.com","name":${nested(BODY_MAX_DEPTH - 1)}}`, headers: json });
+    assert.equal(atLimit.status, 400, atLimit.text);
+    assert.deepEqual(atLimit.body.fields.map((f: { path: string }) => f.path), ['name']);
+    const text = await post({ raw: deepText, headers: json });
+    assert.equal(text.status, 201, text.text);
+    assert.equal(text.body.name, JSON.parse(deepText).name);
   });
 });

@@ -44,6 +44,36 @@ describe('customers', () => {
     assert.equal(live.status, 201, 'one customer per email per mode');
   });
 
+  // What a mailer would read as another address than the one shown (or as several), and what is
+  // no address at all: each is 400 VALIDATION_FAILED naming the email, wherever an email comes in.
+  const NOT_ONE_BARE_ADDRESS = [
+    'x<evil@evil.example>', 'Nimal <nimal@example.com>', '"Nimal" <nimal@example.com>', 'nimal@example.com, evil@evil.example',
+    'nimal@example.com;evil@evil.example', 'nimal@example.com (Nimal)', '(Nimal)nimal@example.com', ' nimal@example.com',
+    'nimal@example.com ', 'nimal @example.com', 'nimal@example.com\n', 'nimal@exam\u2028ple.com', '"evil@evil.example, x"@example.com',
+    'evil@evil.example>', 'a@b@example.com', 'nimal@', '@example.com', 'nimal@localhost', 'no-at-sign',
+  ];
+
+  it('takes an email only as one bare address: display names, lists, comments, whitespace are refused', async () => {
+    const refused = async (path: string, body: unknown, field: string) => {
+      const res = await api.request(path, { key: keys.sk_test, body, idempotencyKey: ik() });
+      assert.equal(res.status, 400, `${path} ${JSON.stringify(body)}: ${res.text}`);
+      assert.equal(res.body.code, 'VALIDATION_FAILED');
+      assert.ok(res.body.fields.some((f: { path: string; message: string }) => f.path === field && /one email address alone/.test(f.message)), res.text);
+    };
+    for (const email of NOT_ONE_BARE_ADDRESS) {
+      await refused('/v1/customers', { email }, 'email');
+      await refused('/v1/checkouts', { amountCents: 350000, description: 'Tea', customer: { name: 'Nimal', email } }, 'customer.email');
+      await refused('/v1/subscriptions', { customer: { email }, priceId: 'price_0mw8a3k2x9q1c7v5b4n6m2z8' }, 'customer.email');
+    }
+    assert.equal(Number((await api.knex('customers').where('email', 'like', '%evil%').count('* as n').first())!.n), 0);
+    assert.equal(Number((await api.knex('payments').where('customer_email', 'like', '%evil%').count('* as n').first())!.n), 0);
+    for (const email of ['nimal.perera+tea@example.com', "o'brien@mail.example.lk", 'KAMAL@EXAMPLE.COM', 'x@xn--fsqu00a.example']) {
+      const res = await create({ email });
+      assert.equal(res.status, 201, `${email}: ${res.text}`);
+      assert.equal(res.body.email, email);
+    }
+  });
+
   it('refuses a phone that is not a Sri Lankan mobile number', async () => {
     for (const phone of ['12345', '011 234 5678', '+1 415 555 0100', '077123456']) {
       const res = await create({ email: 'p@example.com', phone });

@@ -26,6 +26,25 @@ describe('OpenAPI document and API reference', () => {
     assert.equal(validator.version, '3.1');
   });
 
+  it('bounds every integer, in every body, query, answer and header, within what JavaScript holds exactly', () => {
+    const unbounded: string[] = [];
+    const walk = (node: unknown, at: string): void => {
+      if (node === null || typeof node !== 'object') return;
+      const schema = node as Record<string, unknown>;
+      const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+      const exact = (bound: unknown) => typeof bound === 'number' && Number.isSafeInteger(bound);
+      if (types.includes('integer') && !(exact(schema.maximum) && exact(schema.minimum))) unbounded.push(at);
+      for (const [key, value] of Object.entries(schema)) walk(value, `${at}/${key}`);
+    };
+    walk(doc, '#');
+    assert.deepEqual(unbounded, []);
+    // The walk sees what it must: the list's `limit` and a tier's `upTo` are among the integers.
+    const limit = doc.paths['/v1/customers'].get.parameters.find((p: { name: string }) => p.name === 'limit');
+    assert.deepEqual([limit.schema.minimum, limit.schema.maximum], [1, 100]);
+    const upTo = doc.paths['/v1/prices'].post.requestBody.content['application/json'].schema.properties.tiers.items.properties.upTo;
+    assert.equal(upTo.anyOf[0].maximum, 1_000_000_000);
+  });
+
   it('is readable from any origin', async () => {
     const res = await api.request('/v1/openapi.json', { headers: { origin: 'https://elsewhere.example' } });
     assert.equal(res.status, 200);

@@ -79,6 +79,14 @@ describe('list pagination', () => {
     });
   }
 
+  it('never rounds a query integer: one JavaScript cannot hold exactly is not an integer', async () => {
+    for (const limit of ['9007199254740993', '-9007199254740993', '99999999999999999999']) {
+      const res = await api.request(`/v1/customers?limit=${limit}`, { key });
+      assert.equal(res.status, 400, limit);
+      assert.deepEqual(res.body.fields, [{ path: 'limit', message: 'Must be an integer.' }], limit);
+    }
+  });
+
   it('documents each list\'s cursor as an id of its own kind, which is what the list takes', async () => {
     const doc = (await api.request('/v1/openapi.json')).body;
     const lists = Object.entries(doc.paths as Record<string, any>).filter(([, ops]) => ops.get?.parameters.some((p: { name: string }) => p.name === 'cursor'));

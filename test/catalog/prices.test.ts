@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import type { MerchantKeys } from '../../db/merchants';
 import type { PricedRow } from '../../db/prices';
+import { PRICE_LIMITS } from '../../domain/pricing';
 import { archivePrice } from '../../services/prices/archive';
 import { priceUnavailable } from '../../services/prices/usable';
 import { ik, startApiWithMerchant, type TestApi } from '../support/api';
@@ -51,6 +52,30 @@ describe('prices API', () => {
       { upTo: 10, unitAmountCents: 800, flatAmountCents: 500 },
       { upTo: null, unitAmountCents: 600, flatAmountCents: 0 },
     ]]);
+  });
+
+  it('a tier\'s upTo is bounded: 2^63 is refused naming the field, the maximum is stored and read back exactly', async () => {
+    const { id: productId } = await product('Bounded');
+    const tiered = (upTo: string) => api.request('/v1/prices', {
+      key: keys.sk_test,
+      idempotencyKey: ik(),
+      headers: { 'content-type': 'application/json' },
+      // Raw, so the number reaches the server as typed (JavaScript would round it here).
+      raw: `{"productId":"${productId}","interval":"month","billingScheme":"tiered","tiersMode":"graduated","tiers":[{"upTo":${upTo},"unitAmountCents":1000},{"upTo":null,"unitAmountCents":900}]}`,
+    });
+    for (const upTo of ['9223372036854775808', '9007199254740993', String(PRICE_LIMITS.maxTierUpTo + 1)]) {
+      const res = await tiered(upTo);
+      assert.equal(res.status, 400, res.text);
+      assert.equal(res.body.code, 'VALIDATION_FAILED');
+      assert.ok(res.body.fields.some((f: { path: string; message: string }) => f.path === 'tiers[0].upTo' && f.message === `Must be <= ${PRICE_LIMITS.maxTierUpTo}.`), res.text);
+    }
+    assert.equal(Number((await api.knex('prices').where({ product_id: productId }).count('* as n').first())!.n), 0);
+    const max = await tiered(String(PRICE_LIMITS.maxTierUpTo));
+    assert.equal(max.status, 201, max.text);
+    assert.equal(max.body.tiers[0].upTo, PRICE_LIMITS.maxTierUpTo);
+    assert.equal((await api.request(`/v1/prices/${max.body.id}`, { key: keys.sk_test })).body.tiers[0].upTo, PRICE_LIMITS.maxTierUpTo);
+    const stored = await api.knex.raw<{ rows: { up_to: string }[] }>("select tiers->0->>'upTo' as up_to from prices where id = ?", [max.body.id]);
+    assert.equal(stored.rows[0]!.up_to, '1000000000');
   });
 
   it('price_invalid: terms that price nothing, each with its field', async () => {

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { startApi, startApiWithMerchant, ik, type TestApi } from '../support/api';
 import type { MerchantKeys } from '../../db/merchants';
 import { absolute, get, postForm, postPay } from './hosted-flow';
+import { payerCheckout } from '../payment-links/link-flow';
 import { updateAccount } from '../../db/accounts';
 import { OUTCOME_POLL_MS } from '../../domain/checkout-rules';
 
@@ -96,6 +97,25 @@ describe('hosted checkout pages', () => {
     // The same post from the page itself goes through.
     const ok = await postForm(`${c.url}/pay`, { ...DETAILS, csrf: token }, { ...browser, origin: new URL(api.url).origin });
     assert.equal(ok.status, 303);
+  });
+
+  it('the Pay form takes an email only as one bare address, on a checkout and on a payment link\'s', async () => {
+    const link = (await api.request('/v1/payment_links', { key: keys.sk_test, idempotencyKey: ik(), body: { amountCents: 250000, description: 'Temple fund' } })).body;
+    const pages = [(await open()).url, await payerCheckout(api, link.url)];
+    for (const url of pages) {
+      for (const email of ['x<evil@evil.example>', 'Nimal <nimal@example.com>', 'nimal@example.com, evil@evil.example', 'nimal@example.com (Nimal)', 'nimal @example.com', '"evil@evil.example, x"@example.com']) {
+        const res = await postPay(url, { ...DETAILS, email });
+        assert.equal(res.status, 400, `${email}: ${res.text}`);
+        assert.match(res.text, /<input type="email" id="email" [^>]*aria-invalid="true"/);
+        assert.match(res.text, /Enter an email address such as name@example\.com\./);
+      }
+      const id = new URL(url).pathname.split('/').pop();
+      const payment = await api.knex('payments').where({ checkout_id: id }).first();
+      assert.deepEqual([payment.customer_email, payment.attempts], [null, 0], 'nothing kept, nothing handed to the processor');
+      const fine = await postPay(url, { ...DETAILS, email: 'nimal.perera+tea@example.com' });
+      assert.equal(fine.status, 303, fine.text);
+      assert.equal((await api.knex('payments').where({ checkout_id: id }).first()).customer_email, 'nimal.perera+tea@example.com');
+    }
   });
 
   it('a suspended merchant\'s checkout page takes no payment: the page and Pay answer merchant_unavailable', async () => {

@@ -9,6 +9,7 @@ import { startReceiver } from '../webhooks/receiver';
 import { recordWebhookLoopbackRule } from '../../db/installation';
 import { connect } from '../../db/connection';
 import { withDatabase } from '../../db/database-url';
+import { newId } from '../../crypto/ids';
 
 describe('kasi CLI', () => {
   let api: TestApi;
@@ -157,6 +158,43 @@ describe('kasi CLI', () => {
     } finally {
       await receiver.close();
     }
+  });
+
+  it('prints merchants\' and customers\' text with its control characters escaped, visibly; --json keeps it exact', async () => {
+    // Clears the screen, rewrites and fakes a line, rings, a C1 CSI, reverses the text, DEL.
+    const hostile = 'Tea\x1b[2J\x1b[H\r\nupreq_fake  approved\u0007\u009b31m\u202eX\x7f';
+    const escaped = 'Tea\\u001b[2J\\u001b[H\\u000d\\u000aupreq_fake  approved\\u0007\\u009b31m\\u202eX\\u007f';
+    const controls = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+    const human = async (...args: string[]) => {
+      const res = await kasi(...args);
+      assert.equal(res.code, 0, res.stderr);
+      assert.doesNotMatch(res.stdout, controls, JSON.stringify(res.stdout));
+      assert.ok(res.stdout.includes(escaped), res.stdout);
+      return res.stdout;
+    };
+    const created = await human('merchant', 'create', '--name', hostile);
+    const accountId = /created (acct_[0-9a-z]{24})/.exec(created)![1]!;
+    const sk = /sk_test: (\S+)/.exec(created)![1]!;
+    assert.equal((await human('merchant', 'set', accountId, '--saved-cards', 'on')).split('\n').length, 2, 'one line');
+
+    const price = await api.request('/v1/prices', { key: sk, idempotencyKey: `price-${accountId}`, body: { product: { name: hostile }, unitAmountCents: 150000, interval: 'month' } });
+    assert.equal(price.status, 201, price.text);
+    assert.equal((await human('price', 'archive', price.body.id)).split('\n').length, 2, 'one line');
+    const raw = await kasi('price', 'archive', price.body.id, '--json');
+    assert.doesNotMatch(raw.stdout, controls, 'JSON escapes DEL, C1 and the bidirectional override too');
+    assert.equal(JSON.parse(raw.stdout).product.name, hostile);
+
+    await api.knex('emails').insert({
+      id: newId('email'), account_id: accountId, mode: 'test', to: 'nimal@example.com', kind: 'receipt', locale: 'en',
+      subject: `Your receipt from ${hostile}`, text: 'x', html: 'x', object_id: 'pay_0mw8a3k2x9q1c7v5b4n6m2z8', created_at: new Date(),
+    });
+    assert.equal((await human('emails', accountId)).split('\n').length, 2, 'one line');
+    assert.equal(JSON.parse((await kasi('emails', accountId, '--json')).stdout)[0].subject, `Your receipt from ${hostile}`);
+
+    // An error naming outside text goes to stderr escaped as well.
+    const refused = await kasi('merchant', 'set', accountId, '--plan', hostile);
+    assert.equal(refused.code, 2);
+    assert.doesNotMatch(refused.stderr, controls);
   });
 
   it('a database it cannot reach: one line on stderr, nothing on stdout, exit code 1', async () => {
