@@ -20,6 +20,7 @@ import * as invoices from './016-invoices';
 import * as subscriptions from './017-subscriptions';
 import * as invoiceCollection from './018-invoice-collection';
 import * as subscriptionLife from './019-subscription-life';
+import * as namedCustomers from './022-named-customers';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -46,6 +47,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['017-subscriptions', subscriptions],
   ['018-invoice-collection', invoiceCollection],
   ['019-subscription-life', subscriptionLife],
+  ['022-named-customers', namedCustomers],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
