@@ -9,6 +9,7 @@ import { createResumers } from '../../workers/resumers';
 import { ik, startApiWithMerchant, type TestApi } from '../support/api';
 import { get, payAtProcessor } from '../checkouts/hosted-flow';
 import { billingFlow } from '../invoices/billing-flow';
+import { payerCheckout } from '../payment-links/link-flow';
 import { DETAILS, eventsAbout, payAndKeep, serviceDeps } from './card-flow';
 
 describe('saved cards: keeping the card at checkout', function () {
@@ -184,6 +185,22 @@ describe('saved cards: a payer cannot change someone else\'s card', function () 
     assert.equal((await read(`/v1/customers/${customer.id}`)).defaultCardId, first.id);
     const { card: second } = await payAndKeep(api, keys, { email: 'named@example.com', number: '4111111111111111' });
     assert.equal((await read(`/v1/customers/${customer.id}`)).defaultCardId, second.id);
+  });
+
+  it('on an invoice\'s page the card is the invoice\'s customer\'s, whatever email the payer types', async () => {
+    const { customer: other, card: othersCard } = await customerWithCard('someone-else@example.com', '2027-01-31T04:30:00.000Z', '01/39');
+    const clock = await post('/v1/test_helpers/test_clocks', { frozenTime: '2027-01-31T04:30:00.000Z' });
+    // No name: the invoice's page asks the payer for their details.
+    const customer = await post('/v1/customers', { email: 'no-name@example.com', testClockId: clock.id });
+    const subscription = await post('/v1/subscriptions', { customerId: customer.id, priceId: (await monthly()).id });
+    await api.workflows.settle();
+    const checkoutUrl = await payerCheckout(api, subscription.checkoutUrl);
+    const back = await payAtProcessor(api, checkoutUrl, { number: '4111111111111111', expiry: '01/39', cvv: '100' }, { ...DETAILS, email: 'someone-else@example.com', saveCard: 'yes' });
+    await get(back);
+    await api.workflows.settle();
+    const kept = (await read(`/v1/customers/${customer.id}`)).defaultCardId;
+    assert.equal((await read(`/v1/cards/${kept}`)).customerEmail, 'no-name@example.com');
+    assert.equal((await read(`/v1/customers/${other.id}`)).defaultCardId, othersCard.id);
   });
 
   it('a publishable key\'s checkout naming a customer is a payer\'s: an existing customer\'s default card stays', async () => {
