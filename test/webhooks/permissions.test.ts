@@ -42,19 +42,22 @@ describe('webhook routes: permissions', () => {
     await receiver?.close();
   });
 
-  type Call = { method: 'GET' | 'POST'; path: () => string; body?: () => unknown; allowed: number };
-  const reads: Record<string, Call> = {
-    'GET /v1/webhook_endpoints': { method: 'GET', path: () => '/v1/webhook_endpoints', allowed: 200 },
-    'GET /v1/webhook_endpoints/{id}': { method: 'GET', path: () => `/v1/webhook_endpoints/${endpoint.id}`, allowed: 200 },
-    'GET /v1/webhook_endpoints/{id}/deliveries': { method: 'GET', path: () => `/v1/webhook_endpoints/${endpoint.id}/deliveries`, allowed: 200 },
+  type Call = { method: 'GET' | 'POST'; path: () => string; body?: () => unknown; allowed: number; need: 'events:read' | 'all' };
+  const routes: Record<string, Call> = {
+    'GET /v1/webhook_endpoints': { method: 'GET', path: () => '/v1/webhook_endpoints', allowed: 200, need: 'events:read' },
+    'GET /v1/webhook_endpoints/{id}': { method: 'GET', path: () => `/v1/webhook_endpoints/${endpoint.id}`, allowed: 200, need: 'events:read' },
+    'GET /v1/webhook_endpoints/{id}/deliveries': { method: 'GET', path: () => `/v1/webhook_endpoints/${endpoint.id}/deliveries`, allowed: 200, need: 'events:read' },
+    'POST /v1/webhook_endpoints': { method: 'POST', path: () => '/v1/webhook_endpoints', body: () => ({ url: receiver.url }), allowed: 201, need: 'all' },
+    'POST /v1/webhook_endpoints/{id}': { method: 'POST', path: () => `/v1/webhook_endpoints/${endpoint.id}`, body: () => ({ url: receiver.url }), allowed: 200, need: 'all' },
+    'POST /v1/webhook_endpoints/{id}/rotate_secret': { method: 'POST', path: () => `/v1/webhook_endpoints/${endpoint.id}/rotate_secret`, allowed: 200, need: 'all' },
+    'POST /v1/webhook_endpoints/{id}/ping': { method: 'POST', path: () => `/v1/webhook_endpoints/${endpoint.id}/ping`, allowed: 202, need: 'all' },
+    'POST /v1/webhook_deliveries/{id}/resend': { method: 'POST', path: () => `/v1/webhook_deliveries/${deliveryId}/resend`, allowed: 202, need: 'all' },
   };
-  const manages: Record<string, Call> = {
-    'POST /v1/webhook_endpoints': { method: 'POST', path: () => '/v1/webhook_endpoints', body: () => ({ url: receiver.url }), allowed: 201 },
-    'POST /v1/webhook_endpoints/{id}': { method: 'POST', path: () => `/v1/webhook_endpoints/${endpoint.id}`, body: () => ({ url: receiver.url }), allowed: 200 },
-    'POST /v1/webhook_endpoints/{id}/rotate_secret': { method: 'POST', path: () => `/v1/webhook_endpoints/${endpoint.id}/rotate_secret`, allowed: 200 },
-    'POST /v1/webhook_endpoints/{id}/ping': { method: 'POST', path: () => `/v1/webhook_endpoints/${endpoint.id}/ping`, allowed: 202 },
-    'POST /v1/webhook_deliveries/{id}/resend': { method: 'POST', path: () => `/v1/webhook_deliveries/${deliveryId}/resend`, allowed: 202 },
-  };
+  /** The restricted keys each need refuses and allows (besides the merchant's unrestricted secret key, always allowed). */
+  const keysFor = (need: Call['need']) =>
+    need === 'events:read'
+      ? { refused: [restricted.checkoutsOnly], allowed: [restricted.eventsRead], message: /events:read/ }
+      : { refused: [restricted.checkoutsOnly, restricted.eventsRead, restricted.allButOne], allowed: [restricted.everyListed], message: /every permission/ };
 
   async function call(route: Call, key: string) {
     const res = await api.request(route.path(), {
@@ -79,31 +82,17 @@ describe('webhook routes: permissions', () => {
     const doc = (await api.request('/v1/openapi.json')).body;
     const webhookRoutes = Object.entries(doc.paths as Record<string, Record<string, { tags: string[] }>>)
       .flatMap(([path, ops]) => Object.entries(ops).filter(([, op]) => op.tags.includes('Webhooks')).map(([method]) => `${method.toUpperCase()} ${path}`));
-    assert.deepEqual(webhookRoutes.sort(), [...Object.keys(reads), ...Object.keys(manages)].sort());
+    assert.deepEqual(webhookRoutes.sort(), Object.keys(routes).sort());
   });
 
-  for (const [name, route] of Object.entries(reads)) {
-    describe(name, () => {
-      it('refuses a restricted key without events:read (403 key_not_permitted)', () => refused(route, restricted.checkoutsOnly, /events:read/));
-      it('allows a restricted key with events:read, and an unrestricted secret key', async () => {
-        assert.equal((await call(route, restricted.eventsRead)).status, route.allowed);
-        assert.equal((await call(route, keys.sk_test)).status, route.allowed);
+  for (const [name, route] of Object.entries(routes)) {
+    describe(`${name} (${route.need === 'all' ? 'every permission' : route.need})`, () => {
+      it('refuses a restricted key without it (403 key_not_permitted), even one missing a single permission', async () => {
+        const { refused: lacking, message } = keysFor(route.need);
+        for (const key of lacking) await refused(route, key, message);
       });
-      it('refuses publishable and agent keys', async () => {
-        await refused(route, keys.pk_test, /Publishable keys/);
-        await refused(route, keys.ak_test, /Agent keys/);
-      });
-    });
-  }
-
-  for (const [name, route] of Object.entries(manages)) {
-    describe(name, () => {
-      it('refuses a restricted key, even one missing a single permission (403 key_not_permitted)', async () => {
-        for (const key of [restricted.checkoutsOnly, restricted.eventsRead, restricted.allButOne]) await refused(route, key, /every permission/);
-      });
-      it('allows a secret key holding every permission', async () => {
-        assert.equal((await call(route, keys.sk_test)).status, route.allowed);
-        assert.equal((await call(route, restricted.everyListed)).status, route.allowed);
+      it('allows a restricted key holding it, and an unrestricted secret key', async () => {
+        for (const key of [...keysFor(route.need).allowed, keys.sk_test]) assert.equal((await call(route, key)).status, route.allowed);
       });
       it('refuses publishable and agent keys', async () => {
         await refused(route, keys.pk_test, /Publishable keys/);
@@ -115,7 +104,7 @@ describe('webhook routes: permissions', () => {
   it('leaves the endpoint as it was after a restricted key tried to take it over', async () => {
     const before = (await api.request(`/v1/webhook_endpoints/${endpoint.id}`, { key: keys.sk_test })).body;
     const sent = receiver.received.length;
-    for (const route of Object.values(manages)) await call({ ...route, body: () => ({ url: 'https://attacker.example/hook' }) }, restricted.checkoutsOnly);
+    for (const route of Object.values(routes).filter((r) => r.method === 'POST')) await call({ ...route, body: () => ({ url: 'https://attacker.example/hook' }) }, restricted.checkoutsOnly);
     assert.deepEqual((await api.request(`/v1/webhook_endpoints/${endpoint.id}`, { key: keys.sk_test })).body, before);
     assert.equal(receiver.received.length, sent, 'nothing was sent or re-sent');
   });
