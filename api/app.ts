@@ -91,7 +91,7 @@ export function createApp(deps: AppDeps): App {
   // API paths start with /v1/; the pages never do, so an API request skips their routers.
   const pageRouters = chain([
     healthRouter({ log, checks: { database: databaseCheck(deps.db), migrations: migrationsCheck(deps.db), orchestration: deps.orchestrationCheck ?? orchestrationCheck(deps.orchestration) } }).routes(),
-    metricsRouter({ token: config.metricsToken }).routes(),
+    metricsRouter({ token: config.metricsToken, open: config.metricsOpen, log }).routes(),
     pages.routes(),
     assetsRouter().routes(),
     checkoutPagesRouter({ db: deps.db, clock, config, log, workflows: deps.orchestration, processors, limiter }).routes(),

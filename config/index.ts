@@ -54,6 +54,12 @@ export interface Config {
   trustedProxyHops: number;
   /** METRICS_TOKEN: when set, GET /metrics wants `Authorization: Bearer <token>`. */
   metricsToken: string | undefined;
+  /**
+   * Whether GET /metrics answers without METRICS_TOKEN: only when HOST is loopback, where nothing
+   * but this machine reaches it. Beyond loopback (HOST=0.0.0.0, as in the Docker image) metrics
+   * without a token would be open to whoever reaches the port: 404 instead.
+   */
+  metricsOpen: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -66,6 +72,11 @@ function integer(env: Env, name: string, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d+$/.test(raw)) throw new Error(`${name} must be a whole number, got "${raw}"`);
   return Number(raw);
+}
+
+/** HOST names loopback alone: `localhost`, 127.0.0.0/8 or ::1. */
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || /^127(\.\d{1,3}){3}$/.test(host) || ['::1', '[::1]'].includes(host);
 }
 
 /** The configuration once the server is bound: with PORT=0 the base URL names the real port. */
@@ -112,5 +123,6 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: env.TRUST_PROXY === 'true',
     trustedProxyHops: integer(env, 'TRUSTED_PROXY_HOPS', 1),
     metricsToken: env.METRICS_TOKEN || undefined,
+    metricsOpen: isLoopbackHost(host),
   };
 }

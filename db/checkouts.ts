@@ -21,13 +21,15 @@ export interface CheckoutRow {
   success_url: string | null;
   cancel_url: string | null;
   save_card: boolean;
+  /** The merchant named the customer (a secret key's checkout with `customer`): docs/cards.md. */
+  customer_named: boolean;
   expires_at: Date;
   created_at: Date;
   completed_at: Date | null;
   expired_at: Date | null;
 }
 
-export type NewCheckout = Pick<CheckoutRow, 'id' | 'locale' | 'url' | 'success_url' | 'cancel_url' | 'save_card' | 'expires_at'>;
+export type NewCheckout = Pick<CheckoutRow, 'id' | 'locale' | 'url' | 'success_url' | 'cancel_url' | 'save_card' | 'customer_named' | 'expires_at'>;
 
 // The month's use, the Idempotency-Key with its answer, the payment and the checkout, in one
 // statement, atomic without a transaction: two round trips for the hottest write (the caller's
@@ -46,13 +48,14 @@ const openCheckoutSql = (claim: string) => `with usage as (${MONTHLY_USAGE_SQL})
     returning 1
   ),
   checkout as (
-    insert into checkouts (id, account_id, mode, status, payment_id, locale, url, success_url, cancel_url, save_card, expires_at, created_at)
+    insert into checkouts (id, account_id, mode, status, payment_id, locale, url, success_url, cancel_url, save_card, expires_at, created_at,
+      customer_named)
     select $12::text, $1::text, $2::text, 'open', $5::text, $16::text, $17::text, $18::text, $19::text, $20::boolean,
-      $21::timestamptz, $14::timestamptz
+      $21::timestamptz, $14::timestamptz, $24::boolean
     from payment
   )
   select usage.used as month_used_cents, exists (select 1 from room) as room, exists (select 1 from key_claim) as recorded from usage`;
-const OPEN_CHECKOUT_SQL = openCheckoutSql(claimKeySql(24, 'from room'));
+const OPEN_CHECKOUT_SQL = openCheckoutSql(claimKeySql(25, 'from room'));
 const OPEN_UNKEYED_CHECKOUT_SQL = openCheckoutSql('select 1 from room');
 
 export interface NewCheckoutRows {
@@ -109,6 +112,7 @@ export async function openCheckout(db: Knex | Knex.Transaction, rows: NewCheckou
     checkout.expires_at,
     payment.payment_link_id,
     payment.invoice_id,
+    checkout.customer_named,
     ...(record === null ? [] : claimParams(record.key, randomUUID(), record.answer)),
   ]);
   const { month_used_cents: usedCents, room, recorded } = row as { month_used_cents: number; room: boolean; recorded: boolean };

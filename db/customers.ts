@@ -54,6 +54,35 @@ export async function upsertCustomer(
   return { customer: row, created: row.created };
 }
 
+/**
+ * The customer a card kept at a checkout goes to: a new one, made from the payer's details, when
+ * no customer of the mode has the email; the one that has it only when `takeExisting` (the
+ * merchant named that customer); otherwise none. One statement for the new one, so two cards kept
+ * at once for one email make one customer.
+ */
+export async function customerForKeptCard(
+  trx: Knex.Transaction,
+  scope: { accountId: string; mode: Mode },
+  details: { email: string; name: string | null; phone: string | null; locale: CustomerRow['locale'] },
+  now: Date,
+  takeExisting: boolean,
+): Promise<CustomerRow | undefined> {
+  const [made] = await sql<CustomerRow>(
+    trx,
+    `insert into customers (id, account_id, mode, email, name, phone, locale, credit_balance_cents, created_at, updated_at)
+     values ($1, $2, $3, $4, $5, $6, $7, 0, $8, $8)
+     on conflict (account_id, mode, lower(email)) do nothing
+     returning *`,
+    [newId('customer', now.getTime()), scope.accountId, scope.mode, details.email, details.name, details.phone, details.locale, now],
+  );
+  if (made !== undefined || !takeExisting) return made;
+  return (await customersQuery(trx, scope, details.email).first()) as CustomerRow;
+}
+
+export async function findCustomer(db: Knex | Knex.Transaction, id: string): Promise<CustomerRow> {
+  return (await db<CustomerRow>('customers').where({ id }).first()) as CustomerRow;
+}
+
 export function customersQuery(db: Knex | Knex.Transaction, scope: { accountId: string; mode: Mode }, email?: string): Knex.QueryBuilder {
   const query = db<CustomerRow>('customers').where({ account_id: scope.accountId, mode: scope.mode });
   return email === undefined ? query : query.whereRaw('lower(email) = lower(?)', [email]);

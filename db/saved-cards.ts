@@ -72,12 +72,9 @@ export async function retireSavedCard(db: Db, id: string, now: Date): Promise<Sa
   return row;
 }
 
-/** The card becomes the default of the customer with its email in its account and mode, if any. */
-export async function makeDefaultCard(trx: Knex.Transaction, card: SavedCardRow, now: Date): Promise<void> {
-  await trx('customers')
-    .where({ account_id: card.account_id, mode: card.mode })
-    .whereRaw('lower(email) = lower(?)', [card.customer_email])
-    .update({ default_card_id: card.id, updated_at: now });
+/** The card becomes the customer's default. */
+export async function makeDefaultCard(trx: Knex.Transaction, card: SavedCardRow, customerId: string, now: Date): Promise<void> {
+  await trx('customers').where({ id: customerId }).update({ default_card_id: card.id, updated_at: now });
 }
 
 /** What a charge's payment is made of: the card, the merchant's request, and the new payment's id and time. */

@@ -21,6 +21,17 @@ export const PERMISSIONS = [
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
+/**
+ * What a route needs of a key: one permission, or `all` for what would hand the account over
+ * (where its events go, and their signing secret): a key holding every permission, which a
+ * restricted key never does.
+ */
+export type PermissionNeed = Permission | 'all';
+
+export function holdsPermission(held: readonly Permission[], need: PermissionNeed): boolean {
+  return need === 'all' ? PERMISSIONS.every((p) => held.includes(p)) : held.includes(need);
+}
+
 export const KIND_PREFIX: Record<KeyKind, string> = { secret: 'sk', publishable: 'pk', agent: 'ak' };
 export const SECRET_LENGTH = 32;
 export const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';

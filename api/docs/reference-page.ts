@@ -52,10 +52,15 @@ interface Document {
   components: { schemas: Record<string, Schema> };
 }
 
+function permissionNote(permission: string | undefined): string {
+  if (permission === undefined) return '';
+  return permission === 'all' ? '; every permission (a key that is not restricted)' : `; permission <code>${escapeHtml(permission)}</code>`;
+}
+
 export function referencePage(doc: Document): string {
   const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, op]) => {
-      const auth = op['x-key-kinds'] ? `Keys: ${op['x-key-kinds'].join(', ')}${op['x-permission'] ? `; permission <code>${escapeHtml(op['x-permission'])}</code>` : ''}` : 'No key needed';
+      const auth = op['x-key-kinds'] ? `Keys: ${op['x-key-kinds'].join(', ')}${permissionNote(op['x-permission'])}` : 'No key needed';
       const params = op.parameters.length
         ? `<h4>Parameters</h4><table><thead><tr><th>Name</th><th>In</th><th>Type</th><th>Rules</th></tr></thead><tbody>${op.parameters
             .map((p) => `<tr><td><code>${escapeHtml(p.name)}</code>${p.required ? ' (required)' : ''}</td><td>${p.in}</td><td>${typeOf(p.schema)}</td><td>${rules({ ...p.schema, description: p.description })}</td></tr>`)

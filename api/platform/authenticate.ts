@@ -2,7 +2,7 @@
 // `Authorization: Bearer <key>` only (never the query string or body; Basic is refused), the
 // mode comes from the key, and each route names the key kinds and the permission it needs.
 import type { Next } from 'koa';
-import { parseKeyShape } from '../../domain/api-keys';
+import { holdsPermission, parseKeyShape } from '../../domain/api-keys';
 import { ApiError } from '../../domain/errors';
 import type { Clock } from '../../domain/clock';
 import type { ActiveKeys } from '../../db/active-key-cache';
@@ -42,8 +42,10 @@ export function authenticate(route: RouteSpec, deps: { activeKeys: ActiveKeys; c
       throw new ApiError('key_not_permitted', `${which} Use a secret key on the server.`);
     }
     const { permission } = route.auth;
-    if (permission !== undefined && !found.key.permissions.includes(permission)) {
-      throw new ApiError('key_not_permitted', `This key lacks the permission ${permission} that ${route.method} ${route.path} needs.`);
+    if (permission !== undefined && !holdsPermission(found.key.permissions, permission)) {
+      throw new ApiError('key_not_permitted', permission === 'all'
+        ? `${route.method} ${route.path} needs a secret key that holds every permission; this key is restricted.`
+        : `This key lacks the permission ${permission} that ${route.method} ${route.path} needs.`);
     }
     const { account } = found;
     if (isWrite(route.method)) {

@@ -1,7 +1,7 @@
 // What every API route declares: its address, who may call it, the JSON Schemas of its input and
 // output, and a thin handler. The platform chain, the router and the OpenAPI document are all
 // built from these declarations, so the document always describes the API as it runs.
-import type { KeyKind, Permission } from '../../domain/api-keys';
+import type { KeyKind, PermissionNeed } from '../../domain/api-keys';
 import type { ErrorCode, Reason } from '../../domain/errors';
 import type { AccountScope, ServiceContext } from '../../services/context';
 import type { KeyToRecord } from '../../db/idempotency-keys';
@@ -63,7 +63,7 @@ export interface RouteSpec<Body = unknown, Query = unknown, Params = Record<stri
   description?: string;
   tag: string;
   /** Who may call: the key kinds allowed (secret alone unless stated) and the permission needed. */
-  auth: { permission?: Permission; kinds?: readonly KeyKind[] } | 'public';
+  auth: { permission?: PermissionNeed; kinds?: readonly KeyKind[] } | 'public';
   /** Writes marked IK require an Idempotency-Key. */
   idempotent?: boolean;
   /** Path parameters and the pattern each must match (else 404: no such object). */

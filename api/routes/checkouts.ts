@@ -32,7 +32,7 @@ export const checkoutRoutes = [
     },
     errors: ['amount', 'saved_cards_off', 'monthly_limit_reached', 'merchant_not_live', 'merchant_unavailable'],
     async handler(input) {
-      const created = await createCheckout(input, input.caller, input.body, input.idempotencyKey!);
+      const created = await createCheckout(input, input.caller, input.body, input.idempotencyKey!, { secretKey: input.caller.kind === 'secret' });
       return { status: 201, body: created.view, json: created.json };
     },
   }),

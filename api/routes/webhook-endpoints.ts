@@ -25,6 +25,12 @@ import {
 
 const endpointParams = { id: idPattern('webhookEndpoint') };
 
+// Reading endpoints and deliveries shows where events go and what they said: `events:read`.
+// Whatever sends events somewhere, or hands out a secret that signs them, could carry the
+// account's customers to whoever holds a restricted key: only a key holding every permission.
+const readAuth = { permission: 'events:read' } as const;
+const manageAuth = { permission: 'all' } as const;
+
 /** A new endpoint's id feeds every call on the endpoint. */
 const endpointLinks = Object.fromEntries(
   ['getWebhookEndpoint', 'updateWebhookEndpoint', 'rotateWebhookSecret', 'pingWebhookEndpoint', 'listWebhookDeliveries'].map((operationId) => [
@@ -44,7 +50,7 @@ export const webhookEndpointRoutes = [
     operationId: 'createWebhookEndpoint',
     summary: 'Add a webhook endpoint (the signing secret is shown once)',
     tag: 'Webhooks',
-    auth: {},
+    auth: manageAuth,
     idempotent: true,
     body: webhookEndpointCreateSchema,
     responses: { 201: { description: 'The endpoint and its signing secret.', schema: webhookEndpointWithSecretSchema, links: endpointLinks } },
@@ -58,7 +64,7 @@ export const webhookEndpointRoutes = [
     operationId: 'listWebhookEndpoints',
     summary: 'List webhook endpoints, newest first',
     tag: 'Webhooks',
-    auth: {},
+    auth: readAuth,
     kind: 'webhookEndpoint',
     query: webhookEndpointListQuerySchema,
     item: webhookEndpointSchema,
@@ -71,7 +77,7 @@ export const webhookEndpointRoutes = [
     operationId: 'getWebhookEndpoint',
     summary: 'Get a webhook endpoint',
     tag: 'Webhooks',
-    auth: {},
+    auth: readAuth,
     ...endpointTable,
     item: webhookEndpointSchema,
     answer: 'The endpoint.',
@@ -83,7 +89,7 @@ export const webhookEndpointRoutes = [
     operationId: 'updateWebhookEndpoint',
     summary: 'Change a webhook endpoint: URL, event types, enabled',
     tag: 'Webhooks',
-    auth: {},
+    auth: manageAuth,
     idempotent: true,
     params: endpointParams,
     body: webhookEndpointUpdateSchema,
@@ -99,7 +105,7 @@ export const webhookEndpointRoutes = [
     operationId: 'rotateWebhookSecret',
     summary: 'Rotate the signing secret; the old one keeps signing alongside for 24 hours',
     tag: 'Webhooks',
-    auth: {},
+    auth: manageAuth,
     idempotent: true,
     params: endpointParams,
     responses: { 200: { description: 'The endpoint and its new signing secret.', schema: webhookEndpointWithSecretSchema } },
@@ -114,7 +120,7 @@ export const webhookEndpointRoutes = [
     operationId: 'pingWebhookEndpoint',
     summary: 'Send a test.ping to this endpoint alone',
     tag: 'Webhooks',
-    auth: {},
+    auth: manageAuth,
     idempotent: true,
     params: endpointParams,
     responses: {
@@ -135,7 +141,7 @@ export const webhookEndpointRoutes = [
     operationId: 'listWebhookDeliveries',
     summary: 'List the endpoint\'s deliveries with every attempt, newest first',
     tag: 'Webhooks',
-    auth: {},
+    auth: readAuth,
     within: endpointTable,
     kind: 'webhookDelivery',
     query: deliveryListQuerySchema,
@@ -150,7 +156,7 @@ export const webhookEndpointRoutes = [
     operationId: 'resendWebhookDelivery',
     summary: 'Send a delivery again by hand (one attempt)',
     tag: 'Webhooks',
-    auth: {},
+    auth: manageAuth,
     idempotent: true,
     params: { id: idPattern('webhookDelivery') },
     responses: { 202: { description: 'The delivery; the attempt follows at once.', schema: webhookDeliverySchema } },

@@ -22,6 +22,7 @@ import * as invoiceCollection from './018-invoice-collection';
 import * as subscriptionLife from './019-subscription-life';
 import * as invoicePayer from './020-invoice-payer';
 import * as carriedAmounts from './021-carried-amounts';
+import * as namedCustomers from './022-named-customers';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -50,6 +51,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['019-subscription-life', subscriptionLife],
   ['020-invoice-payer', invoicePayer],
   ['021-carried-amounts', carriedAmounts],
+  ['022-named-customers', namedCustomers],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -66,13 +66,16 @@ export function checkedPurchase(scope: AccountScope, input: Omit<CheckoutInput, 
  * Opens the checkout unless the month has no room for its payment (`monthly_limit_reached`). The
  * write records `key` with the answer, so a retry with the same key replays it; a payment link's
  * payer and an invoice's have no key, and their payment carries `paymentLinkId` or `invoiceId`.
+ * `secretKey`: the body is the merchant's own (not a publishable key's, which anyone may hold), so
+ * a `customer` it names is the merchant's customer, whose default card a card kept here may
+ * become (services/cards/keep.ts).
  */
 export async function createCheckout(
   ctx: ServiceContext,
   scope: AccountScope,
   input: CheckoutInput,
   key: KeyToRecord | null,
-  origin: { paymentLinkId?: string; invoiceId?: string } = {},
+  origin: { paymentLinkId?: string; invoiceId?: string; secretKey?: boolean } = {},
 ): Promise<CreatedCheckout> {
   const { amountCents, description, order } = checkedPurchase(scope, input);
   // The schema's pattern admits only numbers the normaliser reads.
@@ -106,6 +109,7 @@ export async function createCheckout(
       success_url: input.successUrl ?? null,
       cancel_url: input.cancelUrl ?? null,
       save_card: input.saveCard ?? false,
+      customer_named: input.customer !== undefined && origin.secretKey === true,
       expires_at: new Date(serviceNow.getTime() + ctx.config.checkoutLifetimeMs),
     },
   );

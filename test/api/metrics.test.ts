@@ -1,9 +1,10 @@
 // GET /metrics: Prometheus text with HTTP requests by route template and status (a latency
 // histogram, whose _count counts them), workflows started
 // and open by type, webhook attempts by outcome, the database pool and the process's own metrics;
-// behind METRICS_TOKEN when it is set. The registry is the process's, shared with any other
+// behind METRICS_TOKEN when it is set, and not served beyond loopback without it. The registry is the process's, shared with any other
 // service a test run has started, so counts are compared before and after.
 import assert from 'node:assert/strict';
+import { loadConfig } from '../../config';
 import { recordEvent } from '../../db/events';
 import { startApiWithMerchant, ik, type TestApi } from '../support/api';
 import { startReceiver, type Receiver } from '../webhooks/receiver';
@@ -165,5 +166,43 @@ describe('GET /metrics', () => {
       await sibling.close();
     }
     assert.equal((await fetch(`${api.url}/metrics`)).status, 200, 'without METRICS_TOKEN no token is asked');
+  });
+
+  describe('beyond loopback (HOST=0.0.0.0, as in the Docker image)', () => {
+    /** The server's own address seen from this machine: it listens on every interface. */
+    const local = (server: TestApi) => `http://127.0.0.1:${new URL(server.url).port}`;
+
+    it('without METRICS_TOKEN: /metrics is 404, saying what to set; the probes answer', async () => {
+      const open = await api.sibling({ HOST: '0.0.0.0' });
+      try {
+        const res = await fetch(`${local(open)}/metrics`);
+        assert.equal(res.status, 404);
+        const text = await res.text();
+        assert.match(text, /METRICS_TOKEN/);
+        assert.doesNotMatch(text, /kasi_|process_/);
+        assert.equal((await fetch(`${local(open)}/healthz`)).status, 200);
+        assert.equal((await fetch(`${local(open)}/readyz`)).status, 200);
+      } finally {
+        await open.close();
+      }
+    });
+
+    it('with METRICS_TOKEN: a scrape needs it as a Bearer token', async () => {
+      const guarded = await api.sibling({ HOST: '0.0.0.0', METRICS_TOKEN: 'metrics-token-for-tests' });
+      try {
+        assert.equal((await fetch(`${local(guarded)}/metrics`)).status, 401);
+        const allowed = await fetch(`${local(guarded)}/metrics`, { headers: { authorization: 'Bearer metrics-token-for-tests' } });
+        assert.equal(allowed.status, 200);
+        assert.match(await allowed.text(), /^kasi_http_request_duration_seconds_count\{/m);
+      } finally {
+        await guarded.close();
+      }
+    });
+
+    it('counts only loopback hosts as loopback', () => {
+      const open = (host: string) => loadConfig({ HOST: host, PUBLIC_BASE_URL: 'https://pay.example.lk' }).metricsOpen;
+      for (const host of ['127.0.0.1', '127.0.0.2', 'localhost', '::1', '[::1]']) assert.equal(open(host), true, host);
+      for (const host of ['0.0.0.0', '::', '192.168.1.5', '10.0.0.8', 'kasi.example', '127.0.0.1.example']) assert.equal(open(host), false, host);
+    });
   });
 });

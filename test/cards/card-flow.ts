@@ -8,6 +8,7 @@ import type { ProcessorServiceDeps } from '../../services/context';
 import { ik, type TestApi, type TestWorkflows } from '../support/api';
 import { eventually } from '../support/eventually';
 import { get, payAtProcessor } from '../checkouts/hosted-flow';
+import { payerCheckout } from '../payment-links/link-flow';
 
 export const DETAILS = { name: 'Nimal Perera', email: 'nimal@example.com', phone: '077 123 4567' };
 export const CARD_NUMBER = '5123450000000008';
@@ -27,22 +28,35 @@ export interface Kept {
  */
 export type HostedApi = Pick<TestApi, 'url' | 'knex' | 'request'> & { workflows: Pick<TestWorkflows, 'settle'> };
 
-/** Pays a checkout offering to keep the card, consent ticked unless `consent` is false. */
+/**
+ * Pays a checkout offering to keep the card, consent ticked unless `consent` is false. The
+ * merchant's checkout names the customer (`customer`) unless `typed`: then the payer types their
+ * details on the page. `linkUrl`: the payer's own checkout from that payment link instead.
+ */
 export async function payAndKeep(
   api: HostedApi,
   keys: MerchantKeys,
-  options: { expiry?: string; email?: string; consent?: boolean; amountCents?: number; locale?: 'en' | 'si' | 'ta' } = {},
+  options: { expiry?: string; email?: string; consent?: boolean; amountCents?: number; locale?: 'en' | 'si' | 'ta'; typed?: boolean; linkUrl?: string; number?: string } = {},
 ): Promise<Kept> {
-  const checkout = (
-    await api.request('/v1/checkouts', {
-      key: keys.sk_test,
-      idempotencyKey: ik('keep'),
-      body: { amountCents: options.amountCents ?? 350000, description: 'Tea', saveCard: true, ...(options.locale ? { locale: options.locale } : {}) },
-    })
-  ).body;
-  const form = { ...DETAILS, email: options.email ?? DETAILS.email, ...(options.consent === false ? {} : { saveCard: 'yes' }) };
+  const details = { ...DETAILS, email: options.email ?? DETAILS.email };
+  const checkout = options.linkUrl !== undefined
+    ? (await api.request(`/v1/checkouts/${new URL(await payerCheckout(api as TestApi, options.linkUrl)).pathname.split('/').pop()}`, { key: keys.sk_test })).body
+    : (
+      await api.request('/v1/checkouts', {
+        key: keys.sk_test,
+        idempotencyKey: ik('keep'),
+        body: {
+          amountCents: options.amountCents ?? 350000,
+          description: 'Tea',
+          saveCard: true,
+          ...(options.locale ? { locale: options.locale } : {}),
+          ...(options.typed ? {} : { customer: details }),
+        },
+      })
+    ).body;
+  const form = { ...details, ...(options.consent === false ? {} : { saveCard: 'yes' }) };
   // payAtProcessor asks of the service only its url and workflows.settle.
-  const back = await payAtProcessor(api as TestApi, checkout.url, { number: CARD_NUMBER, expiry: options.expiry ?? '01/39', cvv: '100' }, form);
+  const back = await payAtProcessor(api as TestApi, checkout.url, { number: options.number ?? CARD_NUMBER, expiry: options.expiry ?? '01/39', cvv: '100' }, form);
   await get(back);
   await api.workflows.settle();
   // Settled at once on the test service; in real time, the payment decided and its card kept (or refused) a moment later.

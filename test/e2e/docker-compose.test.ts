@@ -1,11 +1,12 @@
-// docker-compose.yml, as Debian's docker-compose (1.29) renders it: valid, refusing to start
-// without KASI_SECRET_KEY, and true to how Kasi runs on Temporal (a worker with activities and the
-// API's database and key, the search attributes registered before either starts, a healthcheck on
-// every long-running service, and each started once what it needs is healthy). Nothing is pulled
-// or started. Skipped, saying why, without docker-compose.
+// docker-compose.yml, as written and as Debian's docker-compose (1.29) renders it: every published
+// port on 127.0.0.1 only, valid, refusing to start without KASI_SECRET_KEY, and true to how Kasi
+// runs on Temporal (a worker with activities and the API's database and key, the search
+// attributes registered before either starts, a healthcheck on every long-running service, and
+// each started once what it needs is healthy). Nothing is pulled or started. Skipped, saying why,
+// without docker-compose (or Python's yaml module, for the file as written).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { KASI_SEARCH_ATTRIBUTES, PROJECT_ROOT } from '../../workers/temporal-dev-server';
 
@@ -19,7 +20,47 @@ interface Service {
   environment?: Record<string, string>;
   healthcheck?: { test: string[] };
   depends_on?: Record<string, { condition: string }>;
+  ports?: (string | number | { host_ip?: string; published?: string | number; target?: number })[];
+  network_mode?: string;
 }
+
+/** YAML as JSON, by Python's yaml module (Debian's docker-compose brings it), or null without it. */
+function yamlToJson(text: string): unknown {
+  const json = spawnSync('python3', ['-c', 'import json, sys, yaml; json.dump(yaml.safe_load(sys.stdin), sys.stdout)'], { input: text, encoding: 'utf8' });
+  if (json.error || json.status !== 0) return null;
+  return JSON.parse(json.stdout);
+}
+
+/**
+ * The services' published ports not bound to 127.0.0.1 (short syntax `ip:published:target`, or
+ * the long syntax's `host_ip`), and any service on the host's network, where nothing is published
+ * and everything listens on the host's interfaces.
+ */
+function openToTheWorld(services: Record<string, Service>): string[] {
+  const open: string[] = [];
+  for (const [name, service] of Object.entries(services)) {
+    if (service.network_mode === 'host') open.push(`${name}: network_mode host`);
+    for (const port of service.ports ?? []) {
+      const bound = typeof port === 'object' ? port.host_ip === '127.0.0.1' : /^127\.0\.0\.1:\d+(-\d+)?:\d+(-\d+)?(\/\w+)?$/.test(String(port));
+      if (!bound) open.push(`${name}: ${JSON.stringify(port)}`);
+    }
+  }
+  return open;
+}
+
+describe('docker-compose.yml as written', () => {
+  it('publishes every port on 127.0.0.1 only (Temporal\'s frontend has no authentication)', function () {
+    const file = yamlToJson(readFileSync(COMPOSE_FILE, 'utf8')) as { services: Record<string, Service> } | null;
+    if (file === null) {
+      console.log('    skipped: no python3 with its yaml module');
+      this.skip();
+    }
+    const published = Object.values(file.services).flatMap((s) => s.ports ?? []);
+    assert.ok(published.length >= 3, 'the API, Temporal and its UI are published');
+    assert.deepEqual(openToTheWorld(file.services), []);
+    assert.deepEqual(openToTheWorld({ example: { ports: ['7233:7233', 7233, '0.0.0.0:7233:7233', { target: 7233, published: 7233 }] } }).length, 4, 'the check sees every form');
+  });
+});
 
 function compose(env: Record<string, string | undefined>, args: string[]) {
   const { KASI_SECRET_KEY: _ignored, ...rest } = process.env;
@@ -38,9 +79,20 @@ describe('docker-compose.yml', function () {
     const rendered = compose({ KASI_SECRET_KEY: KEY }, ['config']);
     assert.equal(rendered.status, 0, rendered.stderr);
     // docker-compose 1.29 prints YAML only; Debian's package brings Python's yaml module with it.
-    const json = spawnSync('python3', ['-c', 'import json, sys, yaml; json.dump(yaml.safe_load(sys.stdin), sys.stdout)'], { input: rendered.stdout, encoding: 'utf8' });
-    assert.equal(json.status, 0, json.stderr);
-    services = (JSON.parse(json.stdout) as { services: Record<string, Service> }).services;
+    const json = yamlToJson(rendered.stdout) as { services: Record<string, Service> } | null;
+    assert.ok(json, 'python3 reads the rendered YAML');
+    services = json.services;
+  });
+
+  it('publishes every port on 127.0.0.1 only, as docker-compose reads it', () => {
+    assert.deepEqual(openToTheWorld(services), []);
+  });
+
+  it('passes METRICS_TOKEN to the API when set (without it, /metrics is 404 beyond loopback)', () => {
+    assert.equal(services.api?.environment?.METRICS_TOKEN, '');
+    const withToken = compose({ KASI_SECRET_KEY: KEY, METRICS_TOKEN: 'scrape-me' }, ['config']);
+    assert.equal(withToken.status, 0, withToken.stderr);
+    assert.match(withToken.stdout, /METRICS_TOKEN: scrape-me/);
   });
 
   it('refuses to start without KASI_SECRET_KEY, saying what to set', () => {
