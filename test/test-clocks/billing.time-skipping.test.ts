@@ -23,6 +23,11 @@ describe('test clocks on a real Temporal server (time-skipping-server)', functio
     const start = '2027-01-31T04:30:00.000Z';
     const { clock, customer } = await customerWithCard('temporal-renews@example.com', start, '01/39');
     const sub = await post('/v1/subscriptions', { customerId: customer.id, priceId: (await monthly()).id });
+    await api.workflows.settle();
+    // Its first invoice paid, its workflow waits for the period's invoice.upcoming, not the 23-hour expiry.
+    assert.equal((await read(`/v1/subscriptions/${sub.id}`)).status, 'active');
+    const waits = await api.knex('clock_waits').where({ workflow_id: `subscription/${sub.id}` }).pluck('due_at');
+    assert.deepEqual(waits.map((due: Date) => due.toISOString()), ['2027-02-25T04:30:00.000Z']);
     await advance(clock.id, '2027-04-01T00:00:00.000Z');
     const invoices = await invoicesOf(sub.id);
     assert.deepEqual(
