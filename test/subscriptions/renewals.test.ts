@@ -96,11 +96,11 @@ describe('subscriptions: renewals on a test clock', function () {
     }
   });
 
-  const monthlyOnClock = async (email: string, frozenTime: string) => {
+  const monthlyOnClock = async (email: string, frozenTime: string, body: Record<string, unknown> = {}) => {
     const clock = await post('/v1/test_helpers/test_clocks', { frozenTime });
     const customer = await post('/v1/customers', { email, testClockId: clock.id, locale: 'ta' });
     const price = await post('/v1/prices', { product: { name: 'Pro plan' }, unitAmountCents: 150000, interval: 'month' });
-    const subscription = await post('/v1/subscriptions', { customerId: customer.id, priceId: price.id, collectionMethod: 'send_invoice' });
+    const subscription = await post('/v1/subscriptions', { customerId: customer.id, priceId: price.id, collectionMethod: 'send_invoice', ...body });
     await api.workflows.settle();
     return { clock, subscription };
   };
@@ -132,11 +132,7 @@ describe('subscriptions: renewals on a test clock', function () {
   });
 
   it('a pending cancelAt withdrawn by resume: it renews past the old cancelAt, each period whole', async () => {
-    const clock = await post('/v1/test_helpers/test_clocks', { frozenTime: '2027-01-31T04:30:00.000Z' });
-    const customer = await post('/v1/customers', { email: 'cancel-at@example.com', testClockId: clock.id });
-    const price = await post('/v1/prices', { product: { name: 'Pro plan' }, unitAmountCents: 150000, interval: 'month' });
-    const subscription = await post('/v1/subscriptions', { customerId: customer.id, priceId: price.id, collectionMethod: 'send_invoice', cancelAt: '2027-03-15T04:30:00.000Z' });
-    await api.workflows.settle();
+    const { clock, subscription } = await monthlyOnClock('cancel-at@example.com', '2027-01-31T04:30:00.000Z', { cancelAt: '2027-03-15T04:30:00.000Z' });
     const res = await api.request(`/v1/subscriptions/${subscription.id}/resume`, { key: keys.sk_test, method: 'POST', idempotencyKey: ik() });
     assert.equal(res.status, 200, res.text);
     assert.deepEqual([res.body.status, res.body.cancelAt, res.body.cancelAtPeriodEnd, res.body.canceledAt], ['active', null, false, null]);
@@ -156,11 +152,7 @@ describe('subscriptions: renewals on a test clock', function () {
   });
 
   it('a cancelAt inside the current period withdrawn by resume: its workflow no longer ends it there, and the rest of the cut period is billed as its share', async () => {
-    const clock = await post('/v1/test_helpers/test_clocks', { frozenTime: '2027-01-31T04:30:00.000Z' });
-    const customer = await post('/v1/customers', { email: 'cancel-at-soon@example.com', testClockId: clock.id });
-    const price = await post('/v1/prices', { product: { name: 'Pro plan' }, unitAmountCents: 150000, interval: 'month' });
-    const subscription = await post('/v1/subscriptions', { customerId: customer.id, priceId: price.id, collectionMethod: 'send_invoice', cancelAt: '2027-02-20T04:30:00.000Z' });
-    await api.workflows.settle();
+    const { clock, subscription } = await monthlyOnClock('cancel-at-soon@example.com', '2027-01-31T04:30:00.000Z', { cancelAt: '2027-02-20T04:30:00.000Z' });
     const resumed = (await api.request(`/v1/subscriptions/${subscription.id}/resume`, { key: keys.sk_test, method: 'POST', idempotencyKey: ik() })).body;
     assert.deepEqual([resumed.cancelAt, resumed.currentPeriodEnd], [null, '2027-02-20T04:30:00.000Z']);
     await advanceUntilReady(clock.id, '2027-03-05T00:00:00.000Z');
