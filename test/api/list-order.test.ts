@@ -59,4 +59,18 @@ describe('lists are ordered by the time they show', () => {
     assertNewestFirst('events', events, 'created');
     for (const list of ['subscriptions', 'invoices', 'customers']) assertNewestFirst(list, await all(`/v1/${list}`), 'createdAt');
   });
+
+  it('every object the test above stored: its id carries its created_at', async () => {
+    const tables: string[] = await api.knex('information_schema.columns').where({ table_schema: 'public', column_name: 'created_at' }).whereIn('table_name', api.knex('information_schema.columns').where({ table_schema: 'public', column_name: 'id' }).select('table_name')).pluck('table_name');
+    let checked = 0;
+    for (const table of tables) {
+      for (const row of await api.knex(table).select('id', 'created_at')) {
+        const match = /^[a-z]+_([0-9a-z]{9})[0-9a-z]{15}$/.exec(String(row.id));
+        if (match === null) continue;
+        checked++;
+        assert.equal(new Date(parseInt(match[1]!, 36)).toISOString(), row.created_at.toISOString(), `${table} ${row.id}`);
+      }
+    }
+    assert.ok(checked > 50, `${checked} rows`);
+  });
 });
