@@ -34,7 +34,10 @@ async function record(deps: ProcessorServiceDeps, decided: readonly Decided[]): 
   const nowOf = (refund: RefundToSettle) => refund.clock_time ?? serviceNow;
   const eventOf = (row: RefundRow, now: Date) => ({ accountId: row.account_id, mode: row.mode, type: `refund.${row.status as 'succeeded' | 'failed'}` as const, data: refundView(row), now });
   const succeeded = decided.filter((d) => d.outcome.status === 'succeeded');
-  const statements = succeeded.map(({ refund }) => refundSucceededStatement(refund.id, nowOf(refund), eventOf({ ...refund, status: 'succeeded', succeeded_at: nowOf(refund) }, nowOf(refund))));
+  const statements = succeeded.map(({ refund }) => {
+    const now = nowOf(refund);
+    return refundSucceededStatement(refund.id, now, eventOf({ ...refund, status: 'succeeded', succeeded_at: now }, now));
+  });
   const recorded = new Map((await runStatements(deps.db, statements)).map((rows, k) => [succeeded[k]!.refund.id, changedRow<RefundRow>(rows)]));
   for (const { refund, outcome } of decided) {
     if (outcome.status !== 'failed') continue;
