@@ -42,6 +42,13 @@ describe('test clocks on a real Temporal server (time-skipping-server)', functio
     assert.equal((await read(`/v1/subscriptions/${sub.id}`)).status, 'active');
   });
 
+  it('on wall time, where real milliseconds pass within a request: a subscription\'s events are listed newest first by created', async () => {
+    const subscription = await post('/v1/subscriptions', { customer: { email: 'temporal-wall@example.com' }, priceId: (await monthly()).id });
+    const events = (await read('/v1/events?limit=100')).data.filter((e: { data: { id?: string; subscriptionId?: string; customerId?: string } }) => [e.data.id, e.data.subscriptionId, e.data.customerId].includes(subscription.id) || e.data.id === subscription.customerId);
+    assert.ok(events.length >= 3, JSON.stringify(events.map((e: { type: string }) => e.type)));
+    for (const [i, event] of events.slice(1).entries()) assert.ok(events[i].created >= event.created && events[i].id > event.id, `${events[i].type} ${events[i].created} then ${event.type} ${event.created}`);
+  });
+
   it('a declined renewal retried on days 1 and 3 (past_due), and a 7-day trial that converts', async () => {
     const { clock, subscription } = await declining('temporal-dunned@example.com', '2027-01-10T04:30:00.000Z');
     const renewal = '2027-02-10T04:30:00.000Z';
