@@ -25,8 +25,10 @@ export function randomHex(bytes: number): string {
   return pool.toString('hex', at, at + bytes);
 }
 
-let lastMillis = -1;
-let lastTail = [0, 0, 0];
+// The last tail of each millisecond ids were made at lately, least recently used first: a time is
+// used again out of order (a test clock's, or an event dated at its invoice's creation).
+const lastTails = new Map<number, number[]>();
+const REMEMBERED_MILLIS = 4096;
 
 function randomTail(): number[] {
   // 48 random bits per chunk, reduced into its range (the bias, 2^-22, is negligible for ids).
@@ -42,24 +44,21 @@ function randomStep(): number[] {
 const base36 = (value: number, width: number) => value.toString(36).padStart(width, '0');
 
 /**
- * A time this far behind the last id's is another timeline, not the clock stepping back: a test
- * clock runs months ahead of the service, and objects of each carry their own time in their ids
- * (one of the service's made after a clock's must not take the clock's time, nor sort after it).
+ * A new id for an object of this kind, created at `nowMillis`. The id carries that time, whatever
+ * was made before it: a list ordered by id is then ordered by the time it shows, also when an object
+ * is dated earlier than one made before it (a test clock's time, an event dated at its invoice's
+ * creation). Ids made at one millisecond increase in the order they are made (while this process
+ * remembers the millisecond, which it does for its last 4,096).
  */
-const OTHER_TIMELINE_MS = 60_000;
-
-/** A new id for an object of this kind, created at `nowMillis`. */
 export function newId(kind: IdKind, nowMillis: number = Date.now()): string {
-  let tail: number[] | undefined;
-  if (nowMillis <= lastMillis && nowMillis > lastMillis - OTHER_TIMELINE_MS) {
-    // Same (or an earlier, clock stepped back) millisecond: keep increasing from the last id; a
-    // tail that would overflow moves on to the next millisecond instead (about once in 2^26 ids).
-    nowMillis = lastMillis;
-    tail = addToTail(lastTail, randomStep());
-    if (tail === undefined) nowMillis += 1;
+  const last = lastTails.get(nowMillis);
+  const tail = last === undefined ? randomTail() : addToTail(last, randomStep());
+  if (tail === undefined) {
+    // The millisecond's tail would overflow (about once in 2^26 ids): the next millisecond's.
+    return newId(kind, nowMillis + 1);
   }
-  tail ??= randomTail();
-  lastMillis = nowMillis;
-  lastTail = tail;
+  lastTails.delete(nowMillis);
+  lastTails.set(nowMillis, tail);
+  if (lastTails.size > REMEMBERED_MILLIS) lastTails.delete(lastTails.keys().next().value!);
   return `${ID_PREFIXES[kind]}_${base36(nowMillis % TIME_SPACE, 9)}${tail.map((chunk) => base36(chunk, 5)).join('')}`;
 }

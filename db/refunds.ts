@@ -39,7 +39,17 @@ export interface RefundedPayment {
   status: PaymentStatus;
   amount_cents: string | number;
   refunded_cents: string | number;
+  /** The test clock's time of the customer whose invoice the payment paid; null off a clock. */
+  clock_time: Date | null;
 }
+
+// A payment with its clock's time: a refund is dated in the time of the payment it refunds.
+const PAYMENT_CLOCK_TIME = `left join invoices i on i.id = p.invoice_id
+    left join customers c on c.id = i.customer_id
+    left join test_clocks t on t.id = c.test_clock_id`;
+const REFUNDED_PAYMENT_SQL = `select p.mode, p.status, p.amount_cents, p.refunded_cents, t.frozen_time as clock_time
+    from payments p ${PAYMENT_CLOCK_TIME}
+    where p.id = $1 and p.account_id = $2`;
 
 // The statement that opens a refund. $1 payment, $2 account, $3 mode, $4 amount, $5 refund id,
 // $6 reason, $7 time; then the Idempotency-Key's claim with its answer (claimKeySql). The payment
@@ -47,15 +57,17 @@ export interface RefundedPayment {
 // left it. Only if the amount fits in what is left is the key claimed; only if the key was ours
 // does the conditional UPDATE take the amount (`refunded_cents + amount <= amount_cents`, checked
 // on the row as it stands) and move the status, and only if it took it is the refund inserted.
-// Pending refunds count at once: what is left is never promised twice. The payment comes back as
-// it was found, to say why not.
+// Pending refunds count at once: what is left is never promised twice. The refund's time must be
+// its payment's clock's, if it has one (else nothing is written). The payment comes back as it was
+// found, to say why not.
 const openRefundSql = (claim: string) => `with payment as (
-    select mode, status, amount_cents, refunded_cents from payments where id = $1 and account_id = $2 for update
+    ${REFUNDED_PAYMENT_SQL} for update of p
   ),
   fits as (
     select 1 from payment
     where mode = $3 and status in (${REFUNDABLE_STATUSES.map((status) => `'${status}'`).join(', ')})
       and $4::bigint >= ${REFUND_MIN_CENTS} and refunded_cents + $4::bigint <= amount_cents
+      and (clock_time is null or clock_time = $7::timestamptz)
   ),
   key_claim as (${claim}),
   taken as (
@@ -70,7 +82,7 @@ const openRefundSql = (claim: string) => `with payment as (
     insert into refunds (id, account_id, mode, payment_id, status, amount_cents, reason, created_at)
     select $5::text, $2::text, $3::text, $1::text, 'pending', $4::bigint, $6::text, $7::timestamptz from taken
   )
-  select payment.mode, payment.status, payment.amount_cents, payment.refunded_cents,
+  select payment.mode, payment.status, payment.amount_cents, payment.refunded_cents, payment.clock_time,
     exists (select 1 from fits) as fits, exists (select 1 from key_claim) as recorded
   from payment`;
 const OPEN_REFUND_SQL = openRefundSql(claimKeySql(8, 'from fits'));
@@ -103,18 +115,23 @@ export async function openRefund(db: Db, refund: RefundRow, record: KeyRecord): 
 
 /** The account's payment as a refund would find it (null: none with that id). */
 export async function findRefundablePayment(db: Db, accountId: string, paymentId: string): Promise<RefundedPayment | null> {
-  const [row] = await sql<RefundedPayment>(db, 'select mode, status, amount_cents, refunded_cents from payments where id = $1 and account_id = $2', [paymentId, accountId]);
+  const [row] = await sql<RefundedPayment>(db, REFUNDED_PAYMENT_SQL, [paymentId, accountId]);
   return row ?? null;
 }
 
-/** A refund with its payment's approved attempt (the processor's reference of what it refunds). */
+/** A refund with its payment's approved attempt (the processor's reference of what it refunds) and its clock's time. */
 export interface RefundToSettle extends RefundRow {
   payment_attempt: number;
+  clock_time: Date | null;
 }
+
+const REFUNDS_TO_SETTLE_SQL = `select r.*, p.settled_attempt as payment_attempt, t.frozen_time as clock_time
+  from refunds r join payments p on p.id = r.payment_id ${PAYMENT_CLOCK_TIME}
+  where r.id = any($1::text[])`;
 
 /** The refunds of `ids` to settle, in that order (each id once): one statement. */
 export async function findRefundsToSettle(db: Db, ids: readonly string[]): Promise<RefundToSettle[]> {
-  const rows = await sql<RefundToSettle>(db, 'select r.*, p.settled_attempt as payment_attempt from refunds r join payments p on p.id = r.payment_id where r.id = any($1::text[])', [ids]);
+  const rows = await sql<RefundToSettle>(db, REFUNDS_TO_SETTLE_SQL, [ids]);
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.map((id) => {
     const row = byId.get(id);

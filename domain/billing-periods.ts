@@ -19,7 +19,11 @@ export interface Period {
   end: Date;
 }
 
-/** A period billed; `fullEnd` is the end it would have had when it is cut short (a `cancelAt` inside it). */
+/**
+ * A period billed; `fullEnd`, when it is only part of its cycle's period (cut short by a `cancelAt`
+ * inside it, or starting inside it), is where a whole period from its start would end: it bills
+ * that share of a whole period.
+ */
 export interface BilledPeriod extends Period {
   fullEnd?: Date;
 }
@@ -72,11 +76,14 @@ export function periodAt(anchor: Date, recurrence: Recurrence, at: Date): Period
 /**
  * The period a subscription bills from `start` (its renewal, its trial's end): up to the next
  * boundary of the cycle anchored at `anchor`, cut at `cancelAt` when that comes first ("last period
- * billed only up to it").
+ * billed only up to it"). A `start` inside the cycle's period (the instant of a `cancelAt` that cut
+ * the period before and was then withdrawn) bills the rest of that period, its share of a whole one.
  */
 export function periodFrom(anchor: Date, recurrence: Recurrence, start: Date, cancelAt: Date | null): BilledPeriod {
-  const { end } = periodAt(anchor, recurrence, start);
-  return cancelAt !== null && cancelAt.getTime() < end.getTime() ? { start, end: cancelAt, fullEnd: end } : { start, end };
+  const cycle = periodAt(anchor, recurrence, start);
+  const end = cancelAt !== null && cancelAt.getTime() < cycle.end.getTime() ? cancelAt : cycle.end;
+  const part = start.getTime() > cycle.start.getTime() || end.getTime() < cycle.end.getTime();
+  return part ? { start, end, fullEnd: new Date(start.getTime() + cycle.end.getTime() - cycle.start.getTime()) } : { start, end };
 }
 
 /** The end of a trial of `days` days started at `start`: exact days of 24 hours. */

@@ -1,10 +1,12 @@
 // Object ids: a prefix plus 24 characters of [0-9a-z]. The first 9 characters are the creation
 // millisecond in base 36, so ids sort by creation time and a list's cursor is simply the last id
-// (keyset pagination). The 15-character tail is random (77 bits). An id made in the same
-// millisecond as the previous one adds a random step of 1 to 36^10 (51 bits) to the previous tail,
-// so ids made in one process stay strictly increasing and still no id can be guessed from a
-// neighbour: the checkout URL is a hosted page's only credential. The generator, which needs
-// Node's random source, is crypto/ids.ts; the prefixes and patterns stay here, pure.
+// (keyset pagination). An id always carries its object's time, also one earlier than the last id's,
+// so a list is ordered by the `created` it shows. The 15-character tail is random (77 bits). An id
+// made at a millisecond another was made at adds a random step of 1 to 36^10 (51 bits) to that
+// one's tail, so ids of one millisecond made in one process increase in the order made and still
+// no id can be guessed from a neighbour: the checkout URL is a hosted page's only credential. The
+// generator, which needs Node's random source, is crypto/ids.ts; the prefixes and patterns stay
+// here, pure.
 export const ID_PREFIXES = {
   account: 'acct',
   apiKey: 'key',

@@ -3,9 +3,10 @@
 // (activity stepSubscription, which answers the step after), until the subscription ends. The
 // steps come from the row (domain/subscription-rules.ts nextSubscriptionStep): an incomplete one's
 // expiry, a trial's notice and end, a `cancelAt`, each period's renewal. A merchant's change that
-// moves the next step signals `subscriptionChanged`, and the workflow asks again; while paused
-// there is no step, and it waits for that signal alone. After each new period it continues as
-// new, so its history stays one period long. Started when the subscription is made, and at boot
+// moves the next step, or the first invoice's payment (the expiry is then not due), signals
+// `subscriptionChanged`, and the workflow asks again; while paused there is no step, and it waits
+// for that signal alone. After each new period it continues as new, so its history stays one
+// period long. Started when the subscription is made, and at boot
 // for every one not ended.
 import { condition, continueAsNew, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { SubscriptionActivities } from '../activities/subscriptions';

@@ -28,6 +28,7 @@ import { itemsOf, lockSubscription, lockSubscriptions, updateSubscription, type 
 import { collectionEnds, nextAttemptAt, statusAfterDecline, statusAfterPayment, type CollectionStep } from '../../domain/dunning';
 import { amountDueSettlement } from '../../domain/invoices';
 import { centsFromDb } from '../../domain/money';
+import { nextSubscriptionStep, sameStep } from '../../domain/subscription-rules';
 import { limitNoticesDue, planOf } from '../../domain/plans';
 import { invoiceView } from '../../views/invoice';
 import { subscriptionView } from '../../views/subscription';
@@ -67,6 +68,8 @@ async function moveSubscription(
   // While incomplete its first invoice is paid on the invoice's page; after, nothing is awaited there.
   const checkoutUrl = status === 'incomplete' ? (subscription.checkout_url ?? invoice.hosted_url) : null;
   const moved = await updateSubscription(ctx.db, subscription.id, { status, checkout_url: checkoutUrl });
+  // Its first invoice paid, an incomplete one waits for its expiry no more: its workflow told.
+  if (!sameStep(nextSubscriptionStep(subscription), nextSubscriptionStep(moved))) await rescheduleSubscription(ctx, moved);
   const items = await itemsOf(ctx.db, [subscription.id]);
   await recordEvent(ctx.db, { accountId: moved.account_id, mode: moved.mode, type: 'customer.subscription.updated', data: subscriptionView(moved, items), now });
 }

@@ -12,6 +12,7 @@ import { findRefundablePayment, newRefundRow, openRefund, REFUND_MIN_CENTS, REFU
 import { refundStart } from '../../orchestration/starts';
 import { refundView } from '../../views/refund';
 import type { AccountScope, ServiceContext } from '../context';
+import { nowOnClock } from '../test-clocks/billing-now';
 
 export interface RefundInput {
   paymentId: string;
@@ -21,10 +22,11 @@ export interface RefundInput {
 }
 
 /**
- * "Everything left" is asked for again this many times when other refunds of the payment commit
- * between reading what is left and taking it (each time from the payment as the statement found it).
+ * The refund is asked for again (each time from the payment as the statement found it) up to this
+ * many times in all: when other refunds of the payment commit between reading what is left and
+ * taking "everything left", and when the payment turns out to be on a test clock (or its clock moved).
  */
-const EVERYTHING_LEFT_TRIES = 3;
+const TRIES = 3;
 
 const leftOf = (payment: RefundedPayment) => centsFromDb(payment.amount_cents) - centsFromDb(payment.refunded_cents);
 
@@ -50,14 +52,16 @@ function refusal(scope: AccountScope, input: RefundInput, payment: RefundedPayme
  * still all that is left.
  */
 export async function createRefund(ctx: ServiceContext, scope: AccountScope, input: RefundInput, key: KeyToRecord): Promise<{ refund: RefundRow; json: string }> {
-  const now = ctx.clock.now();
-  const id = newId('refund', now.getTime());
   let found: RefundedPayment | null = null;
   if (input.amountCents === undefined) {
     found = await findRefundablePayment(ctx.db, scope.account.id, input.paymentId);
     if (found === null || found.mode !== scope.mode || !REFUNDABLE_STATUSES.includes(found.status)) throw refusal(scope, input, found);
   }
+  // Dated as its payment: at the test clock's time when it paid a clock customer's invoice. Not read
+  // before unless read already: the statement writes nothing at another time and says the clock's.
+  let now = nowOnClock(ctx, found?.clock_time ?? null);
   for (let tries = 1; ; tries++) {
+    const id = newId('refund', now.getTime());
     const amountCents = input.amountCents ?? leftOf(found!);
     const refund = newRefundRow({ id, account_id: scope.account.id, mode: scope.mode, payment_id: input.paymentId, amount_cents: amountCents, reason: input.reason ?? null, created_at: now });
     // The answer is recorded with the key in the write itself, so it is made first.
@@ -69,8 +73,11 @@ export async function createRefund(ctx: ServiceContext, scope: AccountScope, inp
       });
       return { refund, json };
     }
+    const clockTime = payment?.clock_time ?? null;
+    const otherTime = clockTime !== null && clockTime.getTime() !== now.getTime();
     const leftMoved = input.amountCents === undefined && payment !== null && REFUNDABLE_STATUSES.includes(payment.status) && leftOf(payment) !== amountCents;
-    if (!leftMoved || tries === EVERYTHING_LEFT_TRIES) throw refusal(scope, input, payment);
+    if (!(otherTime || leftMoved) || tries === TRIES) throw refusal(scope, input, payment);
     found = payment;
+    if (clockTime !== null) now = clockTime;
   }
 }

@@ -29,16 +29,21 @@ type Decided = { refund: RefundToSettle; outcome: Exclude<RefundOutcome, { statu
  * transaction of its own. Each refund as recorded, or undefined when it was no longer pending.
  */
 async function record(deps: ProcessorServiceDeps, decided: readonly Decided[]): Promise<(RefundRow | undefined)[]> {
-  const now = deps.clock.now();
-  const eventOf = (row: RefundRow) => ({ accountId: row.account_id, mode: row.mode, type: `refund.${row.status as 'succeeded' | 'failed'}` as const, data: refundView(row), now });
+  const serviceNow = deps.clock.now();
+  // A refund is dated as its payment: at the test clock's time when it paid a clock customer's invoice.
+  const nowOf = (refund: RefundToSettle) => refund.clock_time ?? serviceNow;
+  const eventOf = (row: RefundRow, now: Date) => ({ accountId: row.account_id, mode: row.mode, type: `refund.${row.status as 'succeeded' | 'failed'}` as const, data: refundView(row), now });
   const succeeded = decided.filter((d) => d.outcome.status === 'succeeded');
-  const statements = succeeded.map(({ refund }) => refundSucceededStatement(refund.id, now, eventOf({ ...refund, status: 'succeeded', succeeded_at: now })));
+  const statements = succeeded.map(({ refund }) => {
+    const now = nowOf(refund);
+    return refundSucceededStatement(refund.id, now, eventOf({ ...refund, status: 'succeeded', succeeded_at: now }, now));
+  });
   const recorded = new Map((await runStatements(deps.db, statements)).map((rows, k) => [succeeded[k]!.refund.id, changedRow<RefundRow>(rows)]));
   for (const { refund, outcome } of decided) {
     if (outcome.status !== 'failed') continue;
     const row = await inTransaction(deps, async ({ db: trx }) => {
       const failed = await markRefundFailed(trx, refund.id, outcome.message);
-      if (failed !== undefined) await recordEvent(trx, eventOf(failed));
+      if (failed !== undefined) await recordEvent(trx, eventOf(failed, nowOf(refund)));
       return failed;
     });
     recorded.set(refund.id, row);

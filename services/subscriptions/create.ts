@@ -71,7 +71,7 @@ function returnUrlsRefusal(input: SubscriptionInput): ApiError | null {
   return fields.length === 0 ? null : new ApiError('VALIDATION_FAILED', 'The body is not valid.', { fields });
 }
 
-const itemsInvalid = (message: string) => new ApiError('items_invalid', message, { fields: [{ path: 'items', message }] });
+const itemsInvalid = (message: string, path = 'items') => new ApiError('items_invalid', message, { fields: [{ path, message }] });
 
 export async function createSubscription(ctx: TransactionContext, scope: AccountScope, input: SubscriptionInput): Promise<{ subscription: SubscriptionRow; view: ReturnType<typeof subscriptionView> }> {
   const customer =
@@ -79,9 +79,11 @@ export async function createSubscription(ctx: TransactionContext, scope: Account
   const asked = input.items ?? [{ priceId: input.priceId!, quantity: input.quantity }];
   if (new Set(asked.map((i) => i.priceId)).size !== asked.length) throw itemsInvalid('Each price once.');
   const prices = [];
-  for (const item of asked) {
+  for (const [i, item] of asked.entries()) {
     const price = await findPricedRow(ctx.db, item.priceId);
-    if (price === undefined || price.account_id !== scope.account.id) throw new ApiError('NOT_FOUND', `No price with id ${item.priceId}.`);
+    // The spec's items_invalid ("not active prices of yours"), the same for a price of another
+    // account as for none, so an answer tells nothing of other accounts' prices.
+    if (price === undefined || price.account_id !== scope.account.id) throw itemsInvalid(`No price of yours with id ${item.priceId}.`, input.items === undefined ? 'priceId' : `items[${i}].priceId`);
     const refusal = priceUnavailable(price, scope.mode);
     if (refusal !== null) throw refusal;
     prices.push(price);

@@ -1,11 +1,12 @@
 // Resume a subscription (POST /v1/subscriptions/{id}/resume): withdraws a pending cancellation
-// (`cancelAtPeriodEnd` false again, `canceledAt` cleared), or restarts a paused one: with a card
+// (`cancelAtPeriodEnd` false again, `canceledAt` cleared; a `cancelAt` withdrawn, as an update
+// with `cancelAt` null does, its workflow told that the next step moved), or restarts a paused one: with a card
 // on file (the subscription's, else the customer's default) it is `active` again with a new
 // period from now, billed at once (customer.subscription.resumed); with none, 409
 // subscription_change_refused. A subscription with neither is returned as it is.
 import { recordEvent } from '../../db/events';
 import { itemsOf, lockSubscription, updateSubscription, type SubscriptionRow } from '../../db/subscriptions';
-import { pausedWithoutCard, subscriptionChangeRefusal } from '../../domain/subscription-rules';
+import { nextSubscriptionStep, pausedWithoutCard, sameStep, subscriptionChangeRefusal } from '../../domain/subscription-rules';
 import { subscriptionView } from '../../views/subscription';
 import type { TransactionContext } from '../context';
 import { invoiceCard } from '../invoices/collect';
@@ -30,8 +31,9 @@ export async function resumeSubscription(ctx: TransactionContext, subscriptionId
   if (refusal !== null) throw refusal;
   const now = await billingNowOf(ctx, subscription.customer_id);
   if (subscription.status === 'paused') return restart(ctx, subscription, now);
-  if (!subscription.cancel_at_period_end) return subscription;
-  const resumed = await updateSubscription(ctx.db, subscription.id, { cancel_at_period_end: false, canceled_at: null });
+  if (!subscription.cancel_at_period_end && subscription.cancel_at === null) return subscription;
+  const resumed = await updateSubscription(ctx.db, subscription.id, { cancel_at_period_end: false, cancel_at: null, canceled_at: null });
+  if (!sameStep(nextSubscriptionStep(subscription), nextSubscriptionStep(resumed))) await rescheduleSubscription(ctx, resumed);
   await recordEvent(ctx.db, { accountId: resumed.account_id, mode: resumed.mode, type: 'customer.subscription.updated', data: await showSubscription(ctx.db, resumed), now });
   return resumed;
 }

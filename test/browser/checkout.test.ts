@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { startApi, ik, TEST_SECRET_KEY, type TestApi } from '../support/api';
 import { launchChromium } from '../support/chromium';
 import { startReceiver } from '../webhooks/receiver';
-import { verifyWebhook } from '../../sdk';
+import { verifyWebhook } from '../../sdk/index';
 
 describe('hosted checkout in a browser', function () {
   this.timeout(60_000);

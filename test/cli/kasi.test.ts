@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { startApi, type TestApi } from '../support/api';
 import { runKasi, type KasiRun } from '../support/kasi';
 import { eventually } from '../support/eventually';
-import { verifyWebhook } from '../../sdk';
+import { verifyWebhook } from '../../sdk/index';
 import { startReceiver } from '../webhooks/receiver';
 import { recordWebhookLoopbackRule } from '../../db/installation';
 import { connect } from '../../db/connection';

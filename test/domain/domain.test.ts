@@ -25,15 +25,18 @@ describe('domain: ids', () => {
     assert.equal(new Set(same).size, same.length);
   });
 
-  it('a time far behind the last id\'s (a test clock ran ahead) is its own: the id carries it, and ids go on increasing from there', () => {
+  it('an id carries its object\'s time, also one behind the last id\'s, and ids of one millisecond increase in the order made', () => {
     const ahead = newId('invoice', Date.UTC(2032, 0, 1));
     const now = Date.UTC(2030, 5, 1);
     const back = newId('invoice', now);
     const next = newId('invoice', now);
-    assert.ok(back < ahead && back < next, 'not clamped to the clock\'s time');
+    assert.ok(back < ahead && back < next, 'not clamped to the later time');
     assert.equal(back.slice(3, 12), now.toString(36).padStart(9, '0'));
     const stepped = newId('invoice', now - 500);
-    assert.ok(stepped > next, 'a clock stepped back a little still increases');
+    assert.ok(stepped < back, 'a time a little behind is its own too');
+    assert.equal(stepped.slice(3, 12), (now - 500).toString(36).padStart(9, '0'));
+    assert.ok(newId('invoice', now) > next, 'the later millisecond goes on increasing');
+    assert.ok(newId('invoice', now - 500) > stepped);
   });
 
   it('ids made in one millisecond are a random step apart, never a guessable neighbour', () => {

@@ -50,6 +50,11 @@ describe('proration and cut periods', () => {
     const whole = periodFrom(anchor, monthly, new Date('2027-02-28T04:30:00.000Z'), new Date('2027-04-30T00:00:00.000Z'));
     assert.deepEqual([whole.end.toISOString(), whole.fullEnd], ['2027-03-31T04:30:00.000Z', undefined]);
     assert.deepEqual(periodLines([item], whole).map((l) => [l.amountCents, l.unitAmountCents, l.proration]), [[300000, 150000, false]]);
+    // From inside the cycle's period (a cancelAt withdrawn after it cut the period before): the
+    // rest of it, 16 of the period's 31 days, its share of a whole period.
+    const rest = periodFrom(anchor, monthly, new Date('2027-03-15T04:30:00.000Z'), null);
+    assert.deepEqual([rest.end.toISOString(), rest.fullEnd?.toISOString()], ['2027-03-31T04:30:00.000Z', '2027-04-15T04:30:00.000Z']);
+    assert.deepEqual(periodLines([item], rest).map((l) => [l.amountCents, l.proration]), [[300000 - 145161, true]]);
   });
 
   it('one-off lines and a trial\'s lines', () => {

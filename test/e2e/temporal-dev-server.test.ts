@@ -16,7 +16,7 @@ import { connect } from '../../db/connection';
 import { createMerchant, type MerchantKeys } from '../../db/merchants';
 import { updateAccount } from '../../db/accounts';
 import { ACCOUNT_ID_ATTRIBUTE, MODE_ATTRIBUTE, TASK_QUEUE, workflowIdFor } from '../../orchestration/ids';
-import { verifyWebhook } from '../../sdk';
+import { verifyWebhook } from '../../sdk/index';
 import { missingToolMessage, toolPath } from '../../workers/tools';
 import { PROJECT_ROOT, registerSearchAttributes, startTemporalDevServer, type DevServer } from '../../workers/temporal-dev-server';
 import { Child } from '../support/child-process';

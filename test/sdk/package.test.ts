@@ -139,3 +139,23 @@ verifyWebhook('{}', 't=1');
     });
   });
 });
+
+describe('the SDK inside this repository', () => {
+  it('is loaded from its source by every file that imports it, never through the package\'s main (built only when packed): no DEP0128', async function () {
+    this.timeout(60_000);
+    const importer = /from '((?:\.\.\/)+sdk(?:\/[^']*)?)'/g;
+    const loaded = new Set<string>();
+    for (const folder of ['test', 'bench', 'scripts']) {
+      for (const file of filesUnder(path.join(repo, folder)).filter((f) => f.endsWith('.ts'))) {
+        const source = readFileSync(path.join(repo, folder, file), 'utf8');
+        for (const [, specifier] of source.matchAll(importer)) loaded.add(path.resolve(repo, folder, path.dirname(file), specifier!));
+      }
+    }
+    assert.ok(loaded.size > 0, 'the suite imports the SDK');
+    for (const target of loaded) {
+      await run(process.execPath, ['--throw-deprecation', '--import', 'tsx', '-e', `require(${JSON.stringify(target)})`], { cwd: repo }).catch((err: { stderr: string }) => {
+        assert.fail(`loading ${path.relative(repo, target)} warns:\n${err.stderr}`);
+      });
+    }
+  });
+});

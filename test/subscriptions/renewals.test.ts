@@ -96,11 +96,11 @@ describe('subscriptions: renewals on a test clock', function () {
     }
   });
 
-  const monthlyOnClock = async (email: string, frozenTime: string) => {
+  const monthlyOnClock = async (email: string, frozenTime: string, body: Record<string, unknown> = {}) => {
     const clock = await post('/v1/test_helpers/test_clocks', { frozenTime });
     const customer = await post('/v1/customers', { email, testClockId: clock.id, locale: 'ta' });
     const price = await post('/v1/prices', { product: { name: 'Pro plan' }, unitAmountCents: 150000, interval: 'month' });
-    const subscription = await post('/v1/subscriptions', { customerId: customer.id, priceId: price.id, collectionMethod: 'send_invoice' });
+    const subscription = await post('/v1/subscriptions', { customerId: customer.id, priceId: price.id, collectionMethod: 'send_invoice', ...body });
     await api.workflows.settle();
     return { clock, subscription };
   };
@@ -129,6 +129,45 @@ describe('subscriptions: renewals on a test clock', function () {
     assert.deepEqual([resumed.cancelAtPeriodEnd, resumed.canceledAt], [false, null]);
     await advanceUntilReady(clock.id, '2027-03-05T00:00:00.000Z');
     assert.deepEqual((await invoicesOf(subscription.id)).map((i: any) => i.billingReason), ['subscription_create', 'subscription_cycle']);
+  });
+
+  it('a pending cancelAt withdrawn by resume: it renews past the old cancelAt, each period whole', async () => {
+    const { clock, subscription } = await monthlyOnClock('cancel-at@example.com', '2027-01-31T04:30:00.000Z', { cancelAt: '2027-03-15T04:30:00.000Z' });
+    const res = await api.request(`/v1/subscriptions/${subscription.id}/resume`, { key: keys.sk_test, method: 'POST', idempotencyKey: ik() });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual([res.body.status, res.body.cancelAt, res.body.cancelAtPeriodEnd, res.body.canceledAt], ['active', null, false, null]);
+    const [updated] = await api.knex('events').where({ type: 'customer.subscription.updated' }).whereRaw("data->>'id' = ?", [subscription.id]);
+    assert.deepEqual(updated.data, res.body);
+    await advanceUntilReady(clock.id, '2027-04-05T00:00:00.000Z');
+    const now = (await api.request(`/v1/subscriptions/${subscription.id}`, { key: keys.sk_test })).body;
+    assert.deepEqual([now.status, now.endedAt, now.currentPeriodStart], ['active', null, '2027-03-31T04:30:00.000Z']);
+    assert.deepEqual(
+      (await invoicesOf(subscription.id)).map((i: any) => [i.billingReason, i.periodStart, i.periodEnd, i.totalCents]),
+      [
+        ['subscription_create', '2027-01-31T04:30:00.000Z', '2027-02-28T04:30:00.000Z', 150000],
+        ['subscription_cycle', '2027-02-28T04:30:00.000Z', '2027-03-31T04:30:00.000Z', 150000],
+        ['subscription_cycle', '2027-03-31T04:30:00.000Z', '2027-04-30T04:30:00.000Z', 150000],
+      ],
+    );
+  });
+
+  it('a cancelAt inside the current period withdrawn by resume: its workflow no longer ends it there, and the rest of the cut period is billed as its share', async () => {
+    const { clock, subscription } = await monthlyOnClock('cancel-at-soon@example.com', '2027-01-31T04:30:00.000Z', { cancelAt: '2027-02-20T04:30:00.000Z' });
+    const resumed = (await api.request(`/v1/subscriptions/${subscription.id}/resume`, { key: keys.sk_test, method: 'POST', idempotencyKey: ik() })).body;
+    assert.deepEqual([resumed.cancelAt, resumed.currentPeriodEnd], [null, '2027-02-20T04:30:00.000Z']);
+    await advanceUntilReady(clock.id, '2027-03-05T00:00:00.000Z');
+    const now = (await api.request(`/v1/subscriptions/${subscription.id}`, { key: keys.sk_test })).body;
+    assert.deepEqual([now.status, now.endedAt, now.currentPeriodStart], ['active', null, '2027-02-28T04:30:00.000Z']);
+    // The cut period's rest, 20 to 28 February, is billed as its share of the month (8 of 28 days):
+    // with the 20 days billed at first, the month's price whole.
+    assert.deepEqual(
+      (await invoicesOf(subscription.id)).map((i: any) => [i.billingReason, i.periodStart, i.periodEnd, i.totalCents, i.lines[0].proration]),
+      [
+        ['subscription_create', '2027-01-31T04:30:00.000Z', '2027-02-20T04:30:00.000Z', 107143, true],
+        ['subscription_cycle', '2027-02-20T04:30:00.000Z', '2027-02-28T04:30:00.000Z', 42857, true],
+        ['subscription_cycle', '2027-02-28T04:30:00.000Z', '2027-03-31T04:30:00.000Z', 150000, false],
+      ],
+    );
   });
 
   it('canceled now: ended at the clock\'s time, its open invoice voided, customer.subscription.deleted', async () => {

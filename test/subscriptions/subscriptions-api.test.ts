@@ -53,7 +53,7 @@ describe('subscriptions API', () => {
     assert.equal(invoice.totalCents, 55000);
   });
 
-  it('refuses: a card that is not the customer\'s or unknown, items twice or on two intervals, archived or unknown prices, unknown customers, both or neither of customer and customerId', async () => {
+  it('refuses: a card that is not the customer\'s or unknown, items twice or on two intervals, archived, other-mode, unknown or another account\'s prices, unknown customers, both or neither of customer and customerId', async () => {
     const customer = (await post('/v1/customers', { email: 'rules@example.com' })).body;
     const pro = await price();
     const yearly = await price({ interval: 'year' });
@@ -65,7 +65,16 @@ describe('subscriptions API', () => {
     assert.deepEqual(await reason({ customerId: customer.id, items: [{ priceId: pro.id }, { priceId: pro.id }] }), [400, 'items_invalid']);
     assert.deepEqual(await reason({ customerId: customer.id, items: [{ priceId: pro.id }, { priceId: yearly.id }] }), [400, 'items_invalid']);
     assert.deepEqual(await reason({ customerId: customer.id, items: [] }), [400, 'items_invalid']);
-    assert.deepEqual(await reason({ customerId: customer.id, priceId: 'price_000000000000000000000000' }), [404, 'NOT_FOUND']);
+    // The spec: items_invalid for prices that are not active prices of yours, 409 price_unavailable for archived or other-mode ones.
+    const fields = async (body: Record<string, unknown>) => {
+      const res = await subscribe(body);
+      return [res.status, res.body.reason, res.body.fields?.map((f: { path: string }) => f.path)];
+    };
+    assert.deepEqual(await fields({ customerId: customer.id, priceId: 'price_000000000000000000000000' }), [400, 'items_invalid', ['priceId']]);
+    const other = await api.merchant({ name: 'Other Merchant' });
+    const theirs = await price({}, other.keys.sk_test);
+    assert.deepEqual(await fields({ customerId: customer.id, priceId: theirs.id }), [400, 'items_invalid', ['priceId']]);
+    assert.deepEqual(await fields({ customerId: customer.id, items: [{ priceId: pro.id }, { priceId: theirs.id }] }), [400, 'items_invalid', ['items[1].priceId']]);
     const archived = await price();
     await archivePrice({ db: api.knex, clock: api.clock }, archived.id);
     assert.deepEqual(await reason({ customerId: customer.id, priceId: archived.id }), [409, 'price_unavailable']);

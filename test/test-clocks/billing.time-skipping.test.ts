@@ -23,6 +23,11 @@ describe('test clocks on a real Temporal server (time-skipping-server)', functio
     const start = '2027-01-31T04:30:00.000Z';
     const { clock, customer } = await customerWithCard('temporal-renews@example.com', start, '01/39');
     const sub = await post('/v1/subscriptions', { customerId: customer.id, priceId: (await monthly()).id });
+    await api.workflows.settle();
+    // Its first invoice paid, its workflow waits for the period's invoice.upcoming, not the 23-hour expiry.
+    assert.equal((await read(`/v1/subscriptions/${sub.id}`)).status, 'active');
+    const waits = await api.knex('clock_waits').where({ workflow_id: `subscription/${sub.id}` }).pluck('due_at');
+    assert.deepEqual(waits.map((due: Date) => due.toISOString()), ['2027-02-25T04:30:00.000Z']);
     await advance(clock.id, '2027-04-01T00:00:00.000Z');
     const invoices = await invoicesOf(sub.id);
     assert.deepEqual(
@@ -35,6 +40,13 @@ describe('test clocks on a real Temporal server (time-skipping-server)', functio
     );
     for (const invoice of invoices) assert.equal((await chargesOf(invoice.id)).length, 1);
     assert.equal((await read(`/v1/subscriptions/${sub.id}`)).status, 'active');
+  });
+
+  it('on wall time, where real milliseconds pass within a request: a subscription\'s events are listed newest first by created', async () => {
+    const subscription = await post('/v1/subscriptions', { customer: { email: 'temporal-wall@example.com' }, priceId: (await monthly()).id });
+    const events = (await read('/v1/events?limit=100')).data.filter((e: { data: { id?: string; subscriptionId?: string; customerId?: string } }) => [e.data.id, e.data.subscriptionId, e.data.customerId].includes(subscription.id) || e.data.id === subscription.customerId);
+    assert.ok(events.length >= 3, JSON.stringify(events.map((e: { type: string }) => e.type)));
+    for (const [i, event] of events.slice(1).entries()) assert.ok(events[i].created >= event.created && events[i].id > event.id, `${events[i].type} ${events[i].created} then ${event.type} ${event.created}`);
   });
 
   it('a declined renewal retried on days 1 and 3 (past_due), and a 7-day trial that converts', async () => {

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { recordEvent } from '../../db/events';
-import { verifyWebhook } from '../../sdk';
+import { verifyWebhook } from '../../sdk/index';
 import { workflowIdFor } from '../../orchestration';
 import { skipUnlessInstalled, startApi, ik, type EngineKind, type TestApi } from '../support/api';
 import { ahead, assertInstant, by } from '../support/instants';

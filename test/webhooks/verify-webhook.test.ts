@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { verifyWebhook, WebhookVerificationError } from '../../sdk';
+import { verifyWebhook, WebhookVerificationError } from '../../sdk/index';
 import { signatureHeader } from '../../domain/webhook-signature';
 
 describe('verifyWebhook (the merchants\' helper)', () => {

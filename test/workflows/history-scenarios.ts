@@ -488,6 +488,19 @@ export const HISTORY_SCENARIOS: readonly HistoryScenario[] = [
   },
   {
     workflowType: 'subscriptionLife',
+    name: 'incomplete-paid-then-renewed',
+    what: 'on wall time: an incomplete subscription waits for expire_incomplete, 23 hours on; its first invoice paid, subscriptionChanged makes it ask again (stepSubscription answers the renewal, a minute on): the expiry\'s timer is cancelled, it sleeps to the renewal, renews (answers the next, far ahead) and continues as new',
+    objectId: 'sub_rec_incomplete_paid',
+    script: (at) => ({ step: [{ kind: 'renew', at: at + 60_000 }, { kind: 'renew', at: Date.parse('2030-01-31T04:30:00.000Z') }] }),
+    async drive(driver, id, at) {
+      await driver.start(subscriptionStart({ ...subscriptionRow(id, at), status: 'incomplete' }));
+      await driver.idle();
+      await driver.signal('subscriptionChanged', []);
+    },
+    result: CONTINUED_AS_NEW,
+  },
+  {
+    workflowType: 'subscriptionLife',
     name: 'trial-noticed-then-converted',
     what: 'on wall time: a 14-day trial sleeps to trial_will_end, three days before its end, and sends it (stepSubscription answers trial_end); sleeps to trial_end and ends the trial (answers the first period\'s invoice_upcoming, 27 days on): continues as new for it',
     objectId: 'sub_rec_trial_converted',

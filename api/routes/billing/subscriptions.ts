@@ -32,7 +32,7 @@ export const subscriptionRoutes = [
     idempotent: true,
     body: subscriptionCreateSchema,
     responses: { 201: { description: 'The new subscription.', schema: subscriptionSchema } },
-    // 404 also without a reason: no such customer or price.
+    // 404 also without a reason: no such customer or card (a price that is not one of yours is items_invalid).
     errors: ['items_invalid', 'billing_date_invalid', 'billing_cycle_anchor_invalid', 'price_unavailable', 'card_not_reusable', 'saved_cards_off', 'mode_mismatch', 'NOT_SUPPORTED'],
     async handler(input) {
       return { status: 201, body: (await createSubscription(transactional(input), input.caller, input.body)).view };
@@ -113,7 +113,7 @@ export const subscriptionRoutes = [
     operationId: 'resumeSubscription',
     summary: 'Resume a subscription',
     description:
-      'Withdraws a pending cancellation, or restarts a paused subscription: with a card on file it is `active` again with a new period from now, billed at once (`customer.subscription.resumed`); with none, 409 `subscription_change_refused`. A subscription with neither is returned as it is.',
+      'Withdraws a pending cancellation (`cancelAtPeriodEnd` or `cancelAt`), or restarts a paused subscription: with a card on file it is `active` again with a new period from now, billed at once (`customer.subscription.resumed`); with none, 409 `subscription_change_refused`. A subscription with neither is returned as it is.',
     tag: TAG,
     auth: { permission: 'billing:write' },
     idempotent: true,
