@@ -13,6 +13,8 @@ import { customerClockId } from '../../db/customers';
 import { invoiceToCollect, lockInvoicePayments, writeInvoiceCharges } from '../../db/invoice-charges';
 import { findInvoice, type InvoiceRow } from '../../db/invoices';
 import { ApiError } from '../../domain/errors';
+import { amountDueSettlement } from '../../domain/invoices';
+import { centsFromDb } from '../../domain/money';
 import { invoicePaymentStart } from '../../orchestration/starts';
 import type { ProcessorServiceDeps } from '../context';
 import { inTransaction } from '../run';
@@ -25,9 +27,11 @@ function writeAttempt(deps: ProcessorServiceDeps, invoiceId: string): Promise<{ 
     const { invoice, busy } = await lockInvoicePayments(ctx.db, invoiceId);
     const refusal = paymentRefusal(invoice, busy);
     if (refusal !== null) throw refusal;
+    const attempt = invoice.attempt_count + 1;
+    // Below a card payment's minimum: no charge is written; the attempt carries it over (collect.ts).
+    if (amountDueSettlement(centsFromDb(invoice.amount_due_cents)) !== 'charge') return { invoice, attempt };
     const read = await invoiceToCollect(ctx.db, invoiceId, null);
     if (read.card === null) throw new ApiError('no_card_on_file', `The invoice ${invoice.id} has no card on file to charge (the subscription's, or the customer's default): the customer can pay it on its page, ${invoice.hosted_url}.`);
-    const attempt = invoice.attempt_count + 1;
     await writeInvoiceCharges(ctx.db, [{ payment: attemptPayment(ctx, read, attempt), card: read.card }], ctx.clock.now());
     return { invoice, attempt };
   });
