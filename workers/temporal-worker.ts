@@ -6,7 +6,10 @@ import { IllegalStateError, type ActivityFunction } from '@temporalio/common';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { TASK_QUEUE } from '../orchestration/ids';
 import type { OrchestrationPort } from '../orchestration/port';
+import { ensureSearchAttributes } from '../orchestration/search-attributes';
+import { retryFailedStarts } from '../orchestration/start-retries';
 import { createTemporalPort } from '../orchestration/temporal';
+import type { EngineLog } from './embedded-engine/log';
 import { bundleWorkflows } from './embedded-engine/workflow-bundle';
 
 export interface TemporalWorkerOptions {
@@ -45,9 +48,28 @@ export async function createTemporalWorker(options: TemporalWorkerOptions): Prom
   return { worker, connection };
 }
 
-/** The orchestration port over a Temporal Client on its own connection. */
-export async function connectTemporalPort(options: { address: string; namespace?: string }): Promise<{ port: OrchestrationPort; client: Client; close(): Promise<void> }> {
+/**
+ * The orchestration port over a Temporal Client on its own connection, for a worker's activities:
+ * Kasi's search attributes checked (registered where the server allows) first, and a start that
+ * fails retried in the background as `npm start`'s are.
+ */
+export async function connectTemporalPort(options: { address: string; namespace?: string; log: EngineLog }): Promise<{ port: OrchestrationPort; client: Client; close(): Promise<void> }> {
+  const namespace = options.namespace ?? 'default';
   const connection = await Connection.connect({ address: options.address });
-  const client = new Client({ connection, namespace: options.namespace ?? 'default' });
-  return { port: createTemporalPort(client, TASK_QUEUE), client, close: () => connection.close() };
+  try {
+    await ensureSearchAttributes(connection.operatorService, { namespace, address: options.address });
+  } catch (err) {
+    await connection.close();
+    throw err;
+  }
+  const client = new Client({ connection, namespace });
+  const retries = retryFailedStarts(createTemporalPort(client, TASK_QUEUE), { log: options.log });
+  return {
+    port: retries.port,
+    client,
+    close: () => {
+      retries.stop();
+      return connection.close();
+    },
+  };
 }

@@ -18,7 +18,7 @@ import { updateAccount } from '../../db/accounts';
 import { ACCOUNT_ID_ATTRIBUTE, MODE_ATTRIBUTE, TASK_QUEUE, workflowIdFor } from '../../orchestration/ids';
 import { verifyWebhook } from '../../sdk';
 import { missingToolMessage, toolPath } from '../../workers/tools';
-import { PROJECT_ROOT, registerSearchAttributes, startTemporalDevServer, type DevServer } from '../../workers/temporal-dev-server';
+import { PROJECT_ROOT, startTemporalDevServer, type DevServer } from '../../workers/temporal-dev-server';
 import { Child } from '../support/child-process';
 import { freshDatabase, type TestDatabase } from '../support/database';
 import { ik, TEST_SECRET_KEY } from '../support/api';
@@ -97,7 +97,6 @@ describe("Kasi on Temporal's development server, with a separate worker (end to 
       freshDatabase().then((d) => (database = d)),
       startTemporalDevServer({ cli: cli!, readyTimeoutMs: 60_000 }).then((t) => (temporal = t)),
     );
-    await registerSearchAttributes(temporal!.address, temporal!.namespace);
     connection = await Connection.connect({ address: temporal!.address });
     client = new Client({ connection, namespace: temporal!.namespace });
     knex = connect(database!.url, 2);
