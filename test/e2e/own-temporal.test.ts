@@ -1,8 +1,9 @@
 // Kasi on an operator's own Temporal: a plain `temporal server start-dev` (in memory, on free
 // ports, its namespace without Kasi's search attributes: not `npm run start:temporal`), with
 // TEMPORAL_ADDRESS. `npm start` registers the attributes itself and a checkout's lifetime workflow
-// runs; /readyz says so when the namespace loses one, naming the command that brings it back; and
-// scaled out, two API processes (`npm start`) and two workers (`npm run worker`) on that one server
+// runs; when the namespace loses one, /readyz names the command that brings it back, and a
+// checkout committed meanwhile answers 201 and has its start logged, counted and retried until its
+// workflow runs (or, its process killed first, started at the next boot); and scaled out, two API processes (`npm start`) and two workers (`npm run worker`) on that one server
 // and one PostgreSQL renew N subscriptions on a test clock, each renewed and charged exactly once.
 // Skipped, saying why, without the Temporal CLI (.venv/bin/temporal).
 import assert from 'node:assert/strict';
@@ -124,6 +125,16 @@ describe("Kasi on an operator's own Temporal (a plain development server), scale
     await database?.drop();
   });
 
+  const checkoutAt = async (api: HostedApi) => {
+    const res = await api.request('/v1/checkouts', { key: keys.sk_test, idempotencyKey: ik('own'), body: { amountCents: 120000, description: 'Ceylon tea' } });
+    assert.equal(res.status, 201, res.text);
+    return { id: res.body.id as string, handle: client.workflow.getHandle(workflowIdFor('checkout', res.body.id)) };
+  };
+  const running = (handle: ReturnType<Client['workflow']['getHandle']>, what: string, timeoutMs = 30_000) =>
+    until(what, timeoutMs, async () => ((await handle.describe().catch(() => undefined))?.status.name === 'RUNNING' ? true : undefined));
+  /** The checkout committed while the namespace lacked KasiMode: killed before its retry, then started at a boot. */
+  let orphan: Awaited<ReturnType<typeof checkoutAt>>;
+
   it("npm start registers Kasi's search attributes on the plain server, and a checkout's lifetime workflow runs", async function () {
     this.timeout(150_000);
     const listed = async () => Object.keys((await connection!.operatorService.listSearchAttributes({ namespace: temporal!.namespace })).customAttributes ?? {});
@@ -131,9 +142,7 @@ describe("Kasi on an operator's own Temporal (a plain development server), scale
     apis = [await listening(spawnKasi('api-1', 'start'))];
     assert.deepEqual((await listed()).filter((name) => name.startsWith('Kasi')).sort(), ['KasiAccountId', 'KasiMode']);
 
-    const res = await apis[0]!.request('/v1/checkouts', { key: keys.sk_test, idempotencyKey: ik('own'), body: { amountCents: 120000, description: 'Ceylon tea' } });
-    assert.equal(res.status, 201, res.text);
-    const handle = client.workflow.getHandle(workflowIdFor('checkout', res.body.id));
+    const { handle } = await checkoutAt(apis[0]!);
     const described = await until("the checkout's lifetime workflow", 15_000, () => handle.describe().catch(() => undefined));
     assert.equal(described.type, 'checkoutLifetime');
     assert.equal(described.status.name, 'RUNNING');
@@ -141,11 +150,16 @@ describe("Kasi on an operator's own Temporal (a plain development server), scale
     assert.equal(described.typedSearchAttributes.get(MODE_ATTRIBUTE), 'test');
   });
 
-  it('/readyz says so when the namespace loses a search attribute, naming the command; ready again once it is run', async function () {
-    this.timeout(60_000);
+  it("a checkout committed while the namespace lacks a search attribute: 201, /readyz names the command, the start is logged, counted and retried until its workflow runs", async function () {
+    this.timeout(90_000);
+    const api = apis[0]!;
     const readyz = async () => {
-      const res = await fetch(`${apis[0]!.url}/readyz`);
+      const res = await fetch(`${api.url}/readyz`);
       return { status: res.status, body: (await res.json()) as { status: string; checks: Record<string, { status: string; message?: string }> } };
+    };
+    const metric = async (name: string) => {
+      const line = (await (await fetch(`${api.url}/metrics`)).text()).split('\n').find((l) => l.startsWith(name));
+      return line === undefined ? undefined : Number(line.split(' ').pop());
     };
     assert.equal((await readyz()).status, 200);
     await operatorCli('remove', '--name', 'KasiMode', '--yes');
@@ -154,21 +168,43 @@ describe("Kasi on an operator's own Temporal (a plain development server), scale
       return answer.status === 503 ? answer.body : undefined;
     });
     const message = notReady.checks.orchestration?.message ?? '';
-    const command = `temporal operator search-attribute create --namespace ${temporal!.namespace} --name KasiMode --type Keyword`;
-    assert.ok(message.includes(command), message);
-    // The command as /readyz names it, with the connection options an operator adds.
+    assert.ok(message.includes(`temporal operator search-attribute create --namespace ${temporal!.namespace} --name KasiMode --type Keyword`), message);
+
+    // The checkout is committed and answered; its workflow cannot start yet.
+    const waiting = await checkoutAt(api);
+    await children[0]!.waitForLine(new RegExp(`^(?=.*"checkout/${waiting.id}")(?=.*workflow start failed after commit; retrying in the background)`), 10_000);
+    assert.ok(((await metric('kasi_workflow_start_failures_total{workflow_type="checkoutLifetime"}')) ?? 0) >= 1);
+    assert.equal(await metric('kasi_workflow_starts_awaiting_retry'), 1);
+    assert.equal(await waiting.handle.describe().catch(() => undefined), undefined, 'no workflow yet');
+
+    // The command as /readyz names it (with the connection options an operator adds): ready again, and the retry starts the workflow.
     await operatorCli('create', '--name', 'KasiMode', '--type', 'Keyword');
     await until('/readyz to answer 200 again', 15_000, async () => ((await readyz()).status === 200 ? true : undefined));
+    await running(waiting.handle, "the waiting checkout's workflow, started by a retry");
+    assert.equal(await metric('kasi_workflow_starts_awaiting_retry'), 0);
+
+    // Once more, and the process is killed before its retry: the checkout is left without a workflow.
+    await operatorCli('remove', '--name', 'KasiMode', '--yes');
+    await until('/readyz to answer 503', 15_000, async () => ((await readyz()).status === 503 ? true : undefined));
+    orphan = await checkoutAt(api);
+    await children[0]!.waitForLine(new RegExp(`^(?=.*"checkout/${orphan.id}")(?=.*retrying in the background)`), 10_000);
+    children[0]!.process.kill('SIGKILL');
+    await children[0]!.exited;
+    apis = [];
+    await operatorCli('create', '--name', 'KasiMode', '--type', 'Keyword');
+    assert.equal(await orphan.handle.describe().catch(() => undefined), undefined, 'no workflow yet');
   });
 
   it(`two API processes and two workers on one server and one PostgreSQL: a clock advance renews ${N} subscriptions, each renewed and charged exactly once`, async function () {
     this.timeout(240_000);
     const began = Date.now();
-    const [second, ...workers] = [spawnKasi('api-2', 'start'), spawnKasi('worker-1', 'worker'), spawnKasi('worker-2', 'worker')];
-    apis.push(await listening(second!));
-    for (const worker of workers) await worker.waitForLine(/^worker polling task queue/, 120_000);
+    const started = [spawnKasi('api-2', 'start'), spawnKasi('api-3', 'start'), spawnKasi('worker-1', 'worker'), spawnKasi('worker-2', 'worker')];
+    apis = [await listening(started[0]!), await listening(started[1]!)];
+    for (const worker of started.slice(2)) await worker.waitForLine(/^worker polling task queue/, 120_000);
+    // The checkout the killed process left without its workflow: found and started at a boot.
+    await running(orphan.handle, "the orphaned checkout's workflow, started at boot", 15_000);
     // All four poll the one task queue (a process's identity is pid@host).
-    const pids = children.map((c) => `${c.process.pid}@`);
+    const pids = started.map((c) => `${c.process.pid}@`);
     await until('every process polling the task queue', 15_000, async () => {
       const { pollers } = await connection!.workflowService.describeTaskQueue({ namespace: temporal!.namespace, taskQueue: { name: TASK_QUEUE }, taskQueueType: 2 });
       const identities = (pollers ?? []).map((p) => p.identity ?? '');
