@@ -26,7 +26,10 @@ export function searchAttributesCommand(namespace: string, names: readonly strin
   return `temporal operator search-attribute create${target} --namespace ${namespace} ${names.map((name) => `--name ${name}`).join(' ')} --type Keyword`;
 }
 
-/** The namespace lacks Kasi's search attributes and the server does not let Kasi register them. */
+/**
+ * The namespace lacks Kasi's search attributes: at start, because the server does not let Kasi
+ * register them (`denied`); while running, because they were removed (Kasi registers only at start).
+ */
 export class SearchAttributesMissingError extends Error {
   /** The same without the server's address, for an unauthenticated answer (/readyz). */
   readonly publicMessage: string;
@@ -35,11 +38,13 @@ export class SearchAttributesMissingError extends Error {
     readonly namespace: string,
     readonly missing: readonly string[],
     address: string | undefined,
-    cause?: unknown,
+    options: { denied: boolean; cause?: unknown },
   ) {
     const say = (command: string) =>
-      `the Temporal namespace ${namespace} lacks Kasi's search attributes ${missing.join(', ')} and Kasi may not register them (permission denied); register them (with your usual connection options), then start Kasi again: ${command}`;
-    super(say(searchAttributesCommand(namespace, missing, address)), { cause });
+      options.denied
+        ? `the Temporal namespace ${namespace} lacks Kasi's search attributes ${missing.join(', ')} and Kasi may not register them (permission denied); register them (with your usual connection options), then start Kasi again: ${command}`
+        : `the Temporal namespace ${namespace} lacks Kasi's search attributes ${missing.join(', ')}; register them (with your usual connection options): ${command}`;
+    super(say(searchAttributesCommand(namespace, missing, address)), { cause: options.cause });
     this.name = 'SearchAttributesMissingError';
     this.publicMessage = say(searchAttributesCommand(namespace, missing));
   }
@@ -53,7 +58,7 @@ async function missingOn(operator: SearchAttributeOperator, namespace: string, a
     listed = (await operator.listSearchAttributes({ namespace })).customAttributes ?? {};
   } catch (err) {
     // Nothing can be checked: the operator is told what Kasi needs.
-    if (denied(err)) throw new SearchAttributesMissingError(namespace, KASI_SEARCH_ATTRIBUTES, address, err);
+    if (denied(err)) throw new SearchAttributesMissingError(namespace, KASI_SEARCH_ATTRIBUTES, address, { denied: true, cause: err });
     throw err;
   }
   return KASI_SEARCH_ATTRIBUTES.filter((name) => !(name in listed));
@@ -62,7 +67,7 @@ async function missingOn(operator: SearchAttributeOperator, namespace: string, a
 /** Throws SearchAttributesMissingError unless the namespace lists every one of Kasi's search attributes. */
 export async function checkSearchAttributes(operator: SearchAttributeOperator, namespace: string, address?: string): Promise<void> {
   const missing = await missingOn(operator, namespace, address);
-  if (missing.length > 0) throw new SearchAttributesMissingError(namespace, missing, address);
+  if (missing.length > 0) throw new SearchAttributesMissingError(namespace, missing, address, { denied: false });
 }
 
 /**
@@ -81,7 +86,7 @@ export async function ensureSearchAttributes(
   try {
     await operator.addSearchAttributes({ namespace, searchAttributes: Object.fromEntries(toAdd.map((name) => [name, KEYWORD])) });
   } catch (err) {
-    if (denied(err)) throw new SearchAttributesMissingError(namespace, toAdd, address, err);
+    if (denied(err)) throw new SearchAttributesMissingError(namespace, toAdd, address, { denied: true, cause: err });
     // Another process's registration of the same names ("already exists"): listed below.
     if ((await missingOn(operator, namespace, address)).length > 0) throw err;
   }
