@@ -13,6 +13,8 @@ export const KASI_SEARCH_ATTRIBUTES = [ACCOUNT_ID_ATTRIBUTE.name, MODE_ATTRIBUTE
 const KEYWORD = 2;
 /** gRPC's status code PERMISSION_DENIED, as the operator service answers a caller that may not change the namespace. */
 export const PERMISSION_DENIED = 7;
+/** gRPC's UNIMPLEMENTED: Temporal's time-skipping test server has no operator service (and takes any search attribute). */
+const UNIMPLEMENTED = 12;
 
 /** The two calls of Temporal's operator service (Connection.operatorService) this module makes. */
 export interface SearchAttributeOperator {
@@ -52,13 +54,15 @@ export class SearchAttributesMissingError extends Error {
 
 const denied = (err: unknown) => isGrpcServiceError(err) && err.code === PERMISSION_DENIED;
 
-async function missingOn(operator: SearchAttributeOperator, namespace: string, address: string | undefined): Promise<string[]> {
+/** The names the namespace lacks; undefined from a server without an operator service (nothing to check there). */
+async function missingOn(operator: SearchAttributeOperator, namespace: string, address: string | undefined): Promise<string[] | undefined> {
   let listed: Record<string, unknown>;
   try {
     listed = (await operator.listSearchAttributes({ namespace })).customAttributes ?? {};
   } catch (err) {
     // Nothing can be checked: the operator is told what Kasi needs.
     if (denied(err)) throw new SearchAttributesMissingError(namespace, KASI_SEARCH_ATTRIBUTES, address, { denied: true, cause: err });
+    if (isGrpcServiceError(err) && err.code === UNIMPLEMENTED) return undefined;
     throw err;
   }
   return KASI_SEARCH_ATTRIBUTES.filter((name) => !(name in listed));
@@ -66,35 +70,37 @@ async function missingOn(operator: SearchAttributeOperator, namespace: string, a
 
 /** Throws SearchAttributesMissingError unless the namespace lists every one of Kasi's search attributes. */
 export async function checkSearchAttributes(operator: SearchAttributeOperator, namespace: string, address?: string): Promise<void> {
-  const missing = await missingOn(operator, namespace, address);
+  const missing = (await missingOn(operator, namespace, address)) ?? [];
   if (missing.length > 0) throw new SearchAttributesMissingError(namespace, missing, address, { denied: false });
 }
 
 /**
  * Registers whichever of Kasi's search attributes the namespace lacks and resolves once it lists
- * them all ('present' when nothing was missing). Throws SearchAttributesMissingError when the
+ * them all ('present' when nothing was missing; 'unchecked' on a server without an operator
+ * service, Temporal's time-skipping test server). Throws SearchAttributesMissingError when the
  * server refuses (PERMISSION_DENIED). Safe when several processes start at once: one that finds
  * its registration beaten by another's sees them listed.
  */
 export async function ensureSearchAttributes(
   operator: SearchAttributeOperator,
   options: { namespace: string; address?: string; timeoutMs?: number },
-): Promise<'present' | 'registered'> {
+): Promise<'present' | 'registered' | 'unchecked'> {
   const { namespace, address } = options;
   const toAdd = await missingOn(operator, namespace, address);
+  if (toAdd === undefined) return 'unchecked';
   if (toAdd.length === 0) return 'present';
   try {
     await operator.addSearchAttributes({ namespace, searchAttributes: Object.fromEntries(toAdd.map((name) => [name, KEYWORD])) });
   } catch (err) {
     if (denied(err)) throw new SearchAttributesMissingError(namespace, toAdd, address, { denied: true, cause: err });
     // Another process's registration of the same names ("already exists"): listed below.
-    if ((await missingOn(operator, namespace, address)).length > 0) throw err;
+    if ((await missingOn(operator, namespace, address))?.length !== 0) throw err;
   }
   // A server may list them a moment after it accepted them.
   const timeoutMs = options.timeoutMs ?? 30_000;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const still = await missingOn(operator, namespace, address);
+    const still = (await missingOn(operator, namespace, address)) ?? [];
     if (still.length === 0) return 'registered';
     if (Date.now() > deadline) throw new Error(`search attributes ${still.join(', ')} not listed on ${namespace} ${timeoutMs} ms after they were registered`);
     await new Promise((resolve) => setTimeout(resolve, 200));
