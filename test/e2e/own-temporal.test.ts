@@ -170,6 +170,14 @@ describe("Kasi on an operator's own Temporal (a plain development server), scale
     const message = notReady.checks.orchestration?.message ?? '';
     assert.ok(message.includes(`temporal operator search-attribute create --namespace ${temporal!.namespace} --name KasiMode --type Keyword`), message);
 
+    // A worker container's healthcheck (docker-compose.yml) says the same, with the address.
+    const health = await run(process.execPath, ['--import', 'tsx', 'workers/worker-health.ts'], { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, timeout: 30_000 }).then(
+      () => assert.fail('the healthcheck passed'),
+      (err: { code: number; stderr: string }) => err,
+    );
+    assert.equal(health.code, 1);
+    assert.ok(health.stderr.includes(`temporal operator search-attribute create --address ${temporal!.address} --namespace ${temporal!.namespace} --name KasiMode --type Keyword`), health.stderr);
+
     // The checkout is committed and answered; its workflow cannot start yet.
     const waiting = await checkoutAt(api);
     await children[0]!.waitForLine(new RegExp(`^(?=.*"checkout/${waiting.id}")(?=.*workflow start failed after commit; retrying in the background)`), 10_000);
