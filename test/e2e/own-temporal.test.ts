@@ -23,6 +23,7 @@ import { ik, TEST_SECRET_KEY } from '../support/api';
 import { Child } from '../support/child-process';
 import { freshDatabase, type TestDatabase } from '../support/database';
 import { remoteApi } from '../support/remote-api';
+import { inParallel, until } from '../support/until';
 
 const ARTIFACTS = path.join(PROJECT_ROOT, 'test-artifacts', 'own-temporal');
 /** Subscriptions renewed by the scaled-out service (KASI_SCALED_SUBSCRIPTIONS to change it). */
@@ -36,26 +37,6 @@ const RENEWAL = `${YEAR}-02-15T04:30:00.000Z`;
 const TARGET = `${YEAR}-02-20T00:00:00.000Z`;
 
 const run = promisify(execFile);
-
-async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>, everyMs = 250): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-}
-
-/** Runs `task` for 0..n-1, `width` at a time. */
-async function inParallel(n: number, width: number, task: (i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: width }, async () => {
-      while (next < n) await task(next++);
-    }),
-  );
-}
 
 describe("Kasi on an operator's own Temporal (a plain development server), scaled out (end to end)", function () {
   this.timeout(60_000);

@@ -23,22 +23,13 @@ import { Child } from '../support/child-process';
 import { freshDatabase, type TestDatabase } from '../support/database';
 import { ik, TEST_SECRET_KEY } from '../support/api';
 import { startReceiver, type Receiver } from '../webhooks/receiver';
+import { until } from '../support/until';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const ARTIFACTS = path.join(PROJECT_ROOT, 'test-artifacts', 'temporal-e2e');
 // Long enough to pay a checkout in the browser (or stop the service) first, short enough to wait out.
 const LIFETIME_MS = 25_000;
-
-async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
 
 /** Waits for every task, so each one's resource is kept for cleanup even when another fails. */
 async function settled(...tasks: Promise<unknown>[]): Promise<void> {
