@@ -5,19 +5,16 @@
 // Temporal, Kasi's search attributes are checked (and registered where the server allows) before
 // anything starts; either way a start that fails is retried in the background (start-retries.ts).
 import type { ActivityFunction } from '@temporalio/common';
-import { Client, Connection } from '@temporalio/client';
 import { createEmbeddedPort } from '../orchestration/embedded';
 import { WorkflowStartRetryingError } from '../orchestration/errors';
 import { TASK_QUEUE } from '../orchestration/ids';
 import type { OrchestrationPort, WorkflowStart } from '../orchestration/port';
-import { checkSearchAttributes, ensureSearchAttributes, SearchAttributesMissingError } from '../orchestration/search-attributes';
 import { retryFailedStarts } from '../orchestration/start-retries';
-import { createTemporalPort } from '../orchestration/temporal';
-import { NotReady, type ReadinessCheck } from '../api/platform/health';
+import type { ReadinessCheck } from '../api/platform/health';
 import { EmbeddedEngine } from './embedded-engine/engine';
 import type { EngineLog } from './embedded-engine/log';
 import type { Clock as EngineClock } from './embedded-engine/clock';
-import { createTemporalWorker } from './temporal-worker';
+import { connectTemporalPort, createTemporalWorker } from './temporal-worker';
 
 /** Reads the database and returns the workflow start of every object not yet in a final state. */
 export type Resumer = () => Promise<WorkflowStart[]>;
@@ -50,44 +47,28 @@ export async function startOrchestration(options: OrchestrationOptions): Promise
   if (options.temporalAddress) {
     const address = options.temporalAddress;
     const namespace = options.namespace ?? 'default';
-    const connection = await Connection.connect({ address });
+    // Its search attributes first: a refusal stops the start before the worker polls.
+    const temporal = await connectTemporalPort({ address, namespace, log });
+    let worker: Awaited<ReturnType<typeof createTemporalWorker>>;
     try {
-      // Before the worker polls and the resumers start anything: every start carries them.
-      const found = await ensureSearchAttributes(connection.operatorService, { namespace, address });
-      if (found === 'unchecked') log.warn({ namespace }, 'orchestration: the Temporal server has no operator service (a test server?): Kasi\'s search attributes were not checked');
-      else log.info({ namespace, searchAttributes: found }, 'orchestration: Kasi\'s search attributes are registered on the namespace');
+      worker = await createTemporalWorker({ address, namespace, workflowsPath: options.workflowsPath, activities: options.activities });
     } catch (err) {
-      await connection.close();
+      await temporal.close();
       throw err;
     }
-    const { worker, connection: workerConnection } = await createTemporalWorker({
-      address,
-      namespace,
-      workflowsPath: options.workflowsPath,
-      activities: options.activities,
-    });
-    const retries = retryFailedStarts(createTemporalPort(new Client({ connection, namespace }), TASK_QUEUE), { log });
-    const running = worker.run();
+    const running = worker.worker.run();
     log.info({ address, namespace, taskQueue: TASK_QUEUE }, 'orchestration: Temporal, with a worker in this process');
     // Temporal is durable; resuming still heals a crash between a commit and its workflow start.
-    const resumed = await resume(retries.port, options.resumers ?? [], log);
+    const resumed = await resume(temporal.port, options.resumers ?? [], log);
     return {
-      port: retries.port,
+      port: temporal.port,
       resumed,
-      readiness: async () => {
-        try {
-          await connection.withDeadline(Date.now() + SEARCH_ATTRIBUTES_DEADLINE_MS, () => checkSearchAttributes(connection.operatorService, namespace, address));
-        } catch (err) {
-          if (err instanceof SearchAttributesMissingError) throw new NotReady(err.publicMessage, { cause: err });
-          throw new NotReady('the Temporal server does not list the namespace\'s search attributes', { cause: err });
-        }
-      },
+      readiness: temporal.readiness,
       async stop() {
-        retries.stop();
-        worker.shutdown();
+        worker.worker.shutdown();
         await running;
-        await workerConnection.close();
-        await connection.close();
+        await worker.connection.close();
+        await temporal.close();
       },
     };
   }
@@ -114,9 +95,6 @@ export async function startOrchestration(options: OrchestrationOptions): Promise
     },
   };
 }
-
-/** Within /readyz's own limit for a check (CHECK_TIMEOUT_MS). */
-const SEARCH_ATTRIBUTES_DEADLINE_MS = 1_500;
 
 async function resume(port: OrchestrationPort, resumers: Resumer[], log: EngineLog): Promise<number> {
   let resumed = 0;
