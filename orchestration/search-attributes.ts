@@ -12,7 +12,7 @@ export const KASI_SEARCH_ATTRIBUTES = [ACCOUNT_ID_ATTRIBUTE.name, MODE_ATTRIBUTE
 /** INDEXED_VALUE_TYPE_KEYWORD in Temporal's API (temporal.api.enums.v1.IndexedValueType). */
 const KEYWORD = 2;
 /** gRPC's status code PERMISSION_DENIED, as the operator service answers a caller that may not change the namespace. */
-export const PERMISSION_DENIED = 7;
+const PERMISSION_DENIED = 7;
 /** gRPC's UNIMPLEMENTED: Temporal's time-skipping test server has no operator service (and takes any search attribute). */
 const UNIMPLEMENTED = 12;
 
@@ -23,7 +23,7 @@ export interface SearchAttributeOperator {
 }
 
 /** The Temporal CLI command that registers `names` on the namespace (what an operator runs when Kasi may not). */
-export function searchAttributesCommand(namespace: string, names: readonly string[], address?: string): string {
+function searchAttributesCommand(namespace: string, names: readonly string[], address?: string): string {
   const target = address === undefined ? '' : ` --address ${address}`;
   return `temporal operator search-attribute create${target} --namespace ${namespace} ${names.map((name) => `--name ${name}`).join(' ')} --type Keyword`;
 }
