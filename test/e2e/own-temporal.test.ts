@@ -29,7 +29,7 @@ const ARTIFACTS = path.join(PROJECT_ROOT, 'test-artifacts', 'own-temporal');
 /** Subscriptions renewed by the scaled-out service (KASI_SCALED_SUBSCRIPTIONS to change it). */
 const N = Number(process.env.KASI_SCALED_SUBSCRIPTIONS ?? 100);
 /** Customers set up at once over HTTP, half on each API process. */
-const SETUP_CONCURRENCY = 8;
+const SETUP_CONCURRENCY = 16;
 const PRICE_CENTS = 150000;
 const YEAR = new Date().getUTCFullYear() + 1;
 const START = `${YEAR}-01-15T04:30:00.000Z`;
