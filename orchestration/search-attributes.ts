@@ -1,8 +1,8 @@
 // Kasi's search attributes on the namespace it runs in (orchestration/ids.ts sets them on every
 // workflow): a server that does not know them refuses every workflow start that carries them.
 // Checked at every start of a process that starts workflows; registered where the server lets
-// Kasi do it (a development server, a self-hosted cluster), otherwise the process refuses to start
-// and names the command that registers them (Temporal Cloud, or an operator API behind permissions).
+// Kasi do it (a development server, a self-hosted cluster), otherwise (PERMISSION_DENIED: an
+// operator API behind an authorizer) the process refuses to start and names the command to run.
 import { isGrpcServiceError } from '@temporalio/client';
 import { ACCOUNT_ID_ATTRIBUTE, MODE_ATTRIBUTE } from './ids';
 
