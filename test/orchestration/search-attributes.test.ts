@@ -1,5 +1,5 @@
-// Kasi's search attributes where the server refuses to register them (Temporal Cloud, or a
-// cluster whose operator API is behind permissions). The development server lets anyone register
+// Kasi's search attributes where the server refuses to register them (a cluster whose operator
+// API is behind an authorizer). The development server lets anyone register
 // them, so it cannot refuse: a gRPC server of the test's own stands in for Temporal's frontend at
 // that one edge. It answers the operator service's two calls the way a server that denies them does
 // (gRPC status PERMISSION_DENIED, status 7) and nothing else (every other method: UNIMPLEMENTED),
