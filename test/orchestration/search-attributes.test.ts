@@ -128,17 +128,21 @@ describe('search attributes on a server that refuses to register them (PERMISSIO
     }
   });
 
-  it('`npm start` with TEMPORAL_ADDRESS there exits 1, printing the command (no stack trace)', async function () {
+  it('`npm start` and `npm run worker` with TEMPORAL_ADDRESS there exit 1, printing the command (no stack trace)', async function () {
     this.timeout(90_000);
     frontend = await denyingFrontend({ registered: [] });
     const database = await freshDatabase();
-    const child = new Child('refused', 'start', { DATABASE_URL: database.url, TEMPORAL_ADDRESS: frontend.address, TEMPORAL_NAMESPACE: 'kasi-cloud', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', KASI_SECRET_KEY: TEST_SECRET_KEY }, path.join(PROJECT_ROOT, 'test-artifacts', 'search-attributes'));
+    const env = { DATABASE_URL: database.url, TEMPORAL_ADDRESS: frontend.address, TEMPORAL_NAMESPACE: 'kasi-cloud', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', KASI_SECRET_KEY: TEST_SECRET_KEY };
+    const logs = path.join(PROJECT_ROOT, 'test-artifacts', 'search-attributes');
+    const children = [new Child('refused-start', 'start', env, logs), new Child('refused-worker', 'worker', env, logs)];
     try {
-      const [line] = await child.waitForLine(/^refusing to start: .*/, 60_000);
-      assert.ok(line.includes(COMMAND(frontend.address, ['KasiAccountId', 'KasiMode'])), line);
-      assert.equal(await child.exited, 1);
+      for (const child of children) {
+        const line = (await child.waitForLine(/^refusing to start: .*/, 60_000))[0];
+        assert.ok(line.includes(COMMAND(frontend.address, ['KasiAccountId', 'KasiMode'])), line);
+        assert.equal(await child.exited, 1, child.name);
+      }
     } finally {
-      await child.stop();
+      await Promise.all(children.map((child) => child.stop()));
       await database.drop();
     }
   });
