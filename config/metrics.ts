@@ -24,6 +24,27 @@ const workflowsStarted = new Counter({
   registers: [registry],
 });
 
+const workflowStartFailures = new Counter({
+  name: 'kasi_workflow_start_failures_total',
+  help: 'Failed attempts to start a workflow after its object was committed (the first, and each background retry until it succeeds), by workflow type.',
+  labelNames: ['workflow_type'] as const,
+  registers: [registry],
+});
+
+/** How many starts each running retry loop holds (orchestration/start-retries.ts). */
+const startsAwaitingRetry = new Set<() => number>();
+
+new Gauge({
+  name: 'kasi_workflow_starts_awaiting_retry',
+  help: 'Workflow starts that failed after commit and have not succeeded yet (retried in the background).',
+  registers: [registry],
+  collect() {
+    let total = 0;
+    for (const count of startsAwaitingRetry) total += count();
+    this.set(total);
+  },
+});
+
 const webhookAttempts = new Counter({
   name: 'kasi_webhook_attempts_total',
   help: 'Webhook delivery attempts by outcome: delivered (2xx), retried (failed, another attempt is scheduled), failed (failed, no attempt follows).',
@@ -146,6 +167,16 @@ export class RouteMetrics {
 
 export function workflowStarted(workflowType: string): void {
   workflowsStarted.inc({ workflow_type: workflowType });
+}
+
+export function workflowStartFailed(workflowType: string): void {
+  workflowStartFailures.inc({ workflow_type: workflowType });
+}
+
+/** Counts a retry loop's waiting starts into kasi_workflow_starts_awaiting_retry; returns the undo. */
+export function watchStartRetries(awaiting: () => number): () => void {
+  startsAwaitingRetry.add(awaiting);
+  return () => startsAwaitingRetry.delete(awaiting);
 }
 
 export type WebhookOutcome = 'delivered' | 'retried' | 'failed';

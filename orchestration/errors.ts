@@ -70,3 +70,18 @@ export class WorkflowBlockedError extends Error {
     this.name = 'WorkflowBlockedError';
   }
 }
+
+/**
+ * A workflow start failed after its object was committed: it is retried in the background until
+ * it succeeds (orchestration/start-retries.ts), and the boot-time resumers find it if the process
+ * stops first.
+ */
+export class WorkflowStartRetryingError extends Error {
+  constructor(
+    readonly workflowId: string,
+    override readonly cause: unknown,
+  ) {
+    super(`workflow ${workflowId} did not start (${(cause as Error)?.message ?? cause}); retrying in the background`);
+    this.name = 'WorkflowStartRetryingError';
+  }
+}

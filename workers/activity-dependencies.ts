@@ -23,7 +23,7 @@ export async function openWorkerActivities(config: Config & { temporalAddress: s
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: (line) => log.debug({ postgres: line.trim() }) });
   try {
     await checkSecretKey(db.knex, config.secretKey(), systemClock.now());
-    const temporal = await connectTemporalPort({ address: config.temporalAddress, namespace: config.temporalNamespace });
+    const temporal = await connectTemporalPort({ address: config.temporalAddress, namespace: config.temporalNamespace, log });
     const activities = createActivities({ db: db.knex, clock: systemClock, config, log, orchestration: () => temporal.port });
     return {
       activities,

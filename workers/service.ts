@@ -20,6 +20,7 @@ import { observeOrchestration } from './observability';
 import { startEmailSender } from './email-sender';
 import { startWebhookDispatcher, type WebhookDispatcher } from './webhook-dispatcher';
 import type { Resolver } from '../net/webhook-http';
+import type { ReadinessCheck } from '../api/platform/health';
 
 export const WORKFLOWS_PATH = path.resolve(__dirname, '../workflows/index.ts');
 
@@ -87,7 +88,7 @@ export async function startService(options: {
   const webhooks = await startWebhookDispatcher({ db, databaseUrl: options.databaseUrl, port, clock, log });
   const activeKeys = await startActiveKeyCache({ db, databaseUrl: options.databaseUrl, log });
   const emails = startEmailSender({ db, config, clock, log });
-  const http = await listen({ db, config, log, clock, limiter: options.limiter, activeKeys, orchestration: port, orchestrationCheck: observer.readiness }, options.port);
+  const http = await listen({ db, config, log, clock, limiter: options.limiter, activeKeys, orchestration: port, orchestrationCheck: bothChecks(observer.readiness, orchestration.readiness) }, options.port);
   Object.assign(activityConfig, http.config);
   return {
     http,
@@ -104,5 +105,13 @@ export async function startService(options: {
       await orchestration.stop();
       await observer.stop();
     },
+  };
+}
+
+/** The server answers, then the namespace still has Kasi's search attributes (on Temporal; else the port's own check). */
+function bothChecks(first: ReadinessCheck | undefined, then: ReadinessCheck | undefined): ReadinessCheck | undefined {
+  if (first === undefined || then === undefined) return first ?? then;
+  return async () => {
+    await Promise.all([first(), then()]);
   };
 }

@@ -1,7 +1,8 @@
 // `npm run start:temporal`: Kasi on a real Temporal, on one machine. Starts Temporal's development
-// server with its Web UI on loopback (scripts/install-temporal.sh installs the CLI), registers
-// Kasi's search attributes, then runs `npm start`'s service with TEMPORAL_ADDRESS pointing at it,
-// and prints where the API and the Web UI are. Ctrl-C stops the service, then the server.
+// server with its Web UI on loopback (scripts/install-temporal.sh installs the CLI), then runs
+// `npm start`'s service with TEMPORAL_ADDRESS pointing at it (which registers Kasi's search
+// attributes, as on any server that allows it), and prints where the API and the Web UI are.
+// Ctrl-C stops the service, then the server.
 //
 // KASI_TEMPORAL_PORT and KASI_TEMPORAL_UI_PORT choose the ports (free ones by default); the
 // server keeps its workflows in KASI_DATA_DIR/temporal-dev.db, beside the embedded PostgreSQL's
@@ -11,7 +12,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { loadConfig } from '../config';
-import { nodeCommandFor, PROJECT_ROOT, registerSearchAttributes, startTemporalDevServer } from './temporal-dev-server';
+import { nodeCommandFor, PROJECT_ROOT, startTemporalDevServer } from './temporal-dev-server';
 import { missingToolMessage, toolPath } from './tools';
 
 function portFromEnv(name: string): number | undefined {
@@ -39,7 +40,6 @@ async function main(): Promise<void> {
   });
   // Ends the server even when this process dies of an error (it runs in its own process group).
   process.once('exit', () => server.process.kill('SIGKILL'));
-  await registerSearchAttributes(server.address, server.namespace);
 
   const { command, args } = nodeCommandFor('start');
   // Its own process group as well: only this script signals it, once.

@@ -7,6 +7,7 @@ import { openDatabase } from '../db/connection';
 import { purgeExpiredKeys } from '../db/idempotency-keys';
 import { startService } from './service';
 import { systemClock } from '../domain/clock';
+import { SearchAttributesMissingError } from '../orchestration/search-attributes';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -36,6 +37,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error(err);
+  // The operator's next step, without a stack trace around it.
+  console.error(err instanceof SearchAttributesMissingError ? `refusing to start: ${err.message}` : err);
   process.exit(1);
 });

@@ -1,19 +1,12 @@
 // Temporal's development server (`temporal server start-dev`, with its Web UI) on loopback, for
 // `npm run start:temporal` and the end-to-end test: start it on free or chosen ports, wait until
-// its frontend answers, and register the search attributes every Kasi workflow carries; and the
-// command lines of the Kasi processes that run beside it.
+// its frontend answers (Kasi registers its search attributes itself when it starts: see
+// orchestration/search-attributes.ts); and the command lines of the Kasi processes beside it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import { ACCOUNT_ID_ATTRIBUTE, MODE_ATTRIBUTE } from '../orchestration/ids';
-
-/** INDEXED_VALUE_TYPE_KEYWORD in Temporal's API (temporal.api.enums.v1.IndexedValueType). */
-const KEYWORD = 2;
-
-/** The search attributes Kasi sets on every workflow (orchestration/ids.ts), all Keyword. */
-export const KASI_SEARCH_ATTRIBUTES = [ACCOUNT_ID_ATTRIBUTE.name, MODE_ATTRIBUTE.name];
 
 export interface DevServerOptions {
   /** The Temporal CLI (toolPath('temporal')). */
@@ -132,32 +125,6 @@ async function waitForReady(address: string, namespace: string, uiUrl: string | 
     }
   }
   throw new Error(`Temporal at ${address} was not ready after ${timeoutMs} ms: ${(last as Error)?.message ?? last}`);
-}
-
-/**
- * Registers KasiAccountId and KasiMode (Keyword) on the namespace of any Temporal frontend; an
- * attribute already there is left alone, so it is safe on every start. Resolves once the
- * namespace lists them.
- */
-export async function registerSearchAttributes(address: string, namespace: string, timeoutMs = 30_000): Promise<void> {
-  const connection = await Connection.connect({ address });
-  try {
-    const listed = async () => (await connection.operatorService.listSearchAttributes({ namespace })).customAttributes ?? {};
-    const missing = (attributes: Record<string, unknown>) => KASI_SEARCH_ATTRIBUTES.filter((name) => !(name in attributes));
-    const toAdd = missing(await listed());
-    if (toAdd.length > 0) {
-      await connection.operatorService.addSearchAttributes({ namespace, searchAttributes: Object.fromEntries(toAdd.map((name) => [name, KEYWORD])) });
-    }
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const still = missing(await listed());
-      if (still.length === 0) return;
-      if (Date.now() > deadline) throw new Error(`search attributes ${still.join(', ')} not registered on ${namespace} after ${timeoutMs} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  } finally {
-    await connection.close();
-  }
 }
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..');

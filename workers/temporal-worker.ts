@@ -6,7 +6,11 @@ import { IllegalStateError, type ActivityFunction } from '@temporalio/common';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { TASK_QUEUE } from '../orchestration/ids';
 import type { OrchestrationPort } from '../orchestration/port';
+import { checkSearchAttributes, ensureSearchAttributes, SearchAttributesMissingError } from '../orchestration/search-attributes';
+import { retryFailedStarts } from '../orchestration/start-retries';
 import { createTemporalPort } from '../orchestration/temporal';
+import { NotReady, type ReadinessCheck } from '../api/platform/health';
+import type { EngineLog } from './embedded-engine/log';
 import { bundleWorkflows } from './embedded-engine/workflow-bundle';
 
 export interface TemporalWorkerOptions {
@@ -45,9 +49,51 @@ export async function createTemporalWorker(options: TemporalWorkerOptions): Prom
   return { worker, connection };
 }
 
-/** The orchestration port over a Temporal Client on its own connection. */
-export async function connectTemporalPort(options: { address: string; namespace?: string }): Promise<{ port: OrchestrationPort; client: Client; close(): Promise<void> }> {
-  const connection = await Connection.connect({ address: options.address });
-  const client = new Client({ connection, namespace: options.namespace ?? 'default' });
-  return { port: createTemporalPort(client, TASK_QUEUE), client, close: () => connection.close() };
+/** Within /readyz's own limit for a check (CHECK_TIMEOUT_MS). */
+const SEARCH_ATTRIBUTES_DEADLINE_MS = 1_500;
+
+export interface TemporalPort {
+  port: OrchestrationPort;
+  client: Client;
+  /** The namespace still lists Kasi's search attributes (for /readyz). */
+  readiness: ReadinessCheck;
+  close(): Promise<void>;
+}
+
+/**
+ * The orchestration port over a Temporal Client on its own connection, for `npm start` and for a
+ * worker's activities: Kasi's search attributes checked (registered where the server allows) first,
+ * and a start that fails retried in the background (orchestration/start-retries.ts).
+ */
+export async function connectTemporalPort(options: { address: string; namespace?: string; log: EngineLog }): Promise<TemporalPort> {
+  const { address, log } = options;
+  const namespace = options.namespace ?? 'default';
+  const connection = await Connection.connect({ address });
+  try {
+    // Before anything starts a workflow: every start carries them.
+    const found = await ensureSearchAttributes(connection.operatorService, { namespace, address });
+    if (found === 'unchecked') log.warn({ namespace }, "orchestration: the Temporal server has no operator service (a test server?): Kasi's search attributes were not checked");
+    else log.info({ namespace, searchAttributes: found }, "orchestration: Kasi's search attributes are registered on the namespace");
+  } catch (err) {
+    await connection.close();
+    throw err;
+  }
+  const client = new Client({ connection, namespace });
+  const retries = retryFailedStarts(createTemporalPort(client, TASK_QUEUE), { log });
+  return {
+    port: retries.port,
+    client,
+    async readiness() {
+      try {
+        await connection.withDeadline(Date.now() + SEARCH_ATTRIBUTES_DEADLINE_MS, () => checkSearchAttributes(connection.operatorService, namespace, address));
+      } catch (err) {
+        if (err instanceof SearchAttributesMissingError) throw new NotReady(err.publicMessage, { cause: err });
+        throw new NotReady("the Temporal server does not list the namespace's search attributes", { cause: err });
+      }
+    },
+    close: () => {
+      retries.stop();
+      return connection.close();
+    },
+  };
 }

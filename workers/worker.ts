@@ -7,6 +7,7 @@ import { createLogger } from '../config/logger';
 import { TASK_QUEUE } from '../orchestration/ids';
 import { openWorkerActivities } from './activity-dependencies';
 import { createTemporalWorker } from './temporal-worker';
+import { SearchAttributesMissingError } from '../orchestration/search-attributes';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -27,6 +28,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error(err);
+  // The operator's next step, without a stack trace around it.
+  console.error(err instanceof SearchAttributesMissingError ? `refusing to start: ${err.message}` : err);
   process.exit(1);
 });

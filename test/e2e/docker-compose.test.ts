@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { KASI_SEARCH_ATTRIBUTES, PROJECT_ROOT } from '../../workers/temporal-dev-server';
+import { KASI_SEARCH_ATTRIBUTES } from '../../orchestration/search-attributes';
+import { PROJECT_ROOT } from '../../workers/temporal-dev-server';
 
 const COMPOSE_FILE = path.join(PROJECT_ROOT, 'docker-compose.yml');
 const KEY = Buffer.alloc(32, 9).toString('base64');

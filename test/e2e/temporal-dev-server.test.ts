@@ -18,27 +18,18 @@ import { updateAccount } from '../../db/accounts';
 import { ACCOUNT_ID_ATTRIBUTE, MODE_ATTRIBUTE, TASK_QUEUE, workflowIdFor } from '../../orchestration/ids';
 import { verifyWebhook } from '../../sdk/index';
 import { missingToolMessage, toolPath } from '../../workers/tools';
-import { PROJECT_ROOT, registerSearchAttributes, startTemporalDevServer, type DevServer } from '../../workers/temporal-dev-server';
+import { PROJECT_ROOT, startTemporalDevServer, type DevServer } from '../../workers/temporal-dev-server';
 import { Child } from '../support/child-process';
 import { freshDatabase, type TestDatabase } from '../support/database';
 import { ik, TEST_SECRET_KEY } from '../support/api';
 import { startReceiver, type Receiver } from '../webhooks/receiver';
+import { until } from '../support/until';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const ARTIFACTS = path.join(PROJECT_ROOT, 'test-artifacts', 'temporal-e2e');
 // Long enough to pay a checkout in the browser (or stop the service) first, short enough to wait out.
 const LIFETIME_MS = 25_000;
-
-async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
 
 /** Waits for every task, so each one's resource is kept for cleanup even when another fails. */
 async function settled(...tasks: Promise<unknown>[]): Promise<void> {
@@ -97,7 +88,6 @@ describe("Kasi on Temporal's development server, with a separate worker (end to 
       freshDatabase().then((d) => (database = d)),
       startTemporalDevServer({ cli: cli!, readyTimeoutMs: 60_000 }).then((t) => (temporal = t)),
     );
-    await registerSearchAttributes(temporal!.address, temporal!.namespace);
     connection = await Connection.connect({ address: temporal!.address });
     client = new Client({ connection, namespace: temporal!.namespace });
     knex = connect(database!.url, 2);
