@@ -240,9 +240,11 @@ export async function findOrStartEmbeddedPostgres(
     ...(options.ephemeral ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
   ];
   const began = Date.now();
-  const deadline = began + (options.waitMs ?? START_WAIT_MS);
+  const waitMs = options.waitMs ?? START_WAIT_MS;
+  const deadline = began + waitMs;
   for (let attempts = 1; ; attempts++) {
-    const attempt = await startOnce(pgDir, logPath, flags, deadline);
+    // A server of ours that started gets the whole wait for its recovery, however long we waited.
+    const attempt = await startOnce(pgDir, logPath, flags, Date.now() + waitMs);
     if ('started' in attempt) return started(dataDir, attempt.started, attempt.port, options.ephemeral === true);
     // Another process may have started it in the meantime: use theirs.
     const theirs = await runningPort(pgDir);
@@ -312,12 +314,12 @@ async function release(dataDir: string, port: number, owned: boolean): Promise<v
   await stopServer(lock.pid);
 }
 
-/** Fast shutdown, waited for. */
+/** Fast shutdown, waited for (a minute at most: then it is left to finish on its own). */
 async function stopServer(pid: number): Promise<void> {
   try {
     process.kill(pid, 'SIGINT');
   } catch {
     return;
   }
-  while (isAlive(pid)) await sleep(50);
+  for (const deadline = Date.now() + START_WAIT_MS; isAlive(pid) && Date.now() < deadline; ) await sleep(50);
 }
