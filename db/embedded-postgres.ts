@@ -217,6 +217,7 @@ async function startOnce(pgDir: string, logPath: string, flags: string[], deadli
 export interface EmbeddedOptions {
   /** Throwaway clusters (tests) trade durability for speed and are deleted on stop. */
   ephemeral?: boolean;
+  /** Told when a start waits for a previous server (PostgreSQL's own output goes to its log file). */
   log?: (line: string) => void;
   /** How long to wait for a previous server's processes to go; one minute by default. */
   waitMs?: number;

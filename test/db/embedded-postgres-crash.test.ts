@@ -147,11 +147,12 @@ describe('the embedded PostgreSQL after a crash, and shared by processes', funct
 
     // The restart meets what is left, and waits: PostgreSQL's refusal is in its log, the service runs on.
     const postgresLog = path.join(dataDir, 'postgres.log');
-    const logOffset = readFileSync(postgresLog).length;
+    const readLog = () => (existsSync(postgresLog) ? readFileSync(postgresLog) : Buffer.alloc(0));
+    const logOffset = readLog().length;
     const second = service('second', dataDir);
     await until(`${waitingFor} in PostgreSQL's log`, 90_000, async () => {
       if (!second.running) throw new Error(`the restart exited: ${readFileSync(second.logPath, 'utf8')}`);
-      return waitingFor.test(readFileSync(postgresLog).subarray(logOffset).toString()) ? true : undefined;
+      return waitingFor.test(readLog().subarray(logOffset).toString()) ? true : undefined;
     });
     await sleep(1000);
     assert.ok(second.running, 'the restart waits');
