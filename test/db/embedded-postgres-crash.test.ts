@@ -13,6 +13,7 @@ import { connect } from '../../db/connection';
 import { findOrStartEmbeddedPostgres } from '../../db/embedded-postgres';
 import { PROJECT_ROOT } from '../../workers/temporal-dev-server';
 import { ik, requestAt, TEST_SECRET_KEY } from '../support/api';
+import { eventually } from '../support/eventually';
 import { Child } from '../support/child-process';
 import { runKasi } from '../support/kasi';
 
@@ -25,16 +26,6 @@ const RENEWALS = [`${YEAR}-02-15T04:30:00.000Z`];
 const TARGET = `${YEAR}-02-20T00:00:00.000Z`;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>, everyMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(everyMs);
-  }
-}
 
 /** The running server of a data folder, from PostgreSQL's lock file: its pid and the `kasi` database's URL. */
 function serverOf(dataDir: string): { pid: number; url: string } | undefined {
@@ -134,10 +125,8 @@ describe('the embedded PostgreSQL after a crash, and shared by processes', funct
     const cycles = async () => Number((await knex('invoices').where({ billing_reason: 'subscription_cycle' }).count({ n: '*' }))[0]!.n);
 
     assert.equal((await post(`/v1/test_helpers/test_clocks/${clock.id}/advance`, { frozenTime: TARGET })).status, 'advancing');
-    const atKill = await until('the first renewal', 60_000, async () => {
-      const n = await cycles();
-      return n > 0 ? n : undefined;
-    }, 5);
+    const atKill = await eventually(cycles, (n) => n > 0, 60_000);
+    assert.ok(atKill > 0, 'a renewal before the kill');
     assert.ok(atKill < N * RENEWALS.length, 'killed before the advance finished');
     await Promise.all(knexes.splice(0).map((k) => k.destroy()));
     const server = serverOf(dataDir)!;
@@ -150,20 +139,30 @@ describe('the embedded PostgreSQL after a crash, and shared by processes', funct
     const readLog = () => (existsSync(postgresLog) ? readFileSync(postgresLog) : Buffer.alloc(0));
     const logOffset = readLog().length;
     const second = service('second', dataDir);
-    await until(`${waitingFor} in PostgreSQL's log`, 90_000, async () => {
-      if (!second.running) throw new Error(`the restart exited: ${readFileSync(second.logPath, 'utf8')}`);
-      return waitingFor.test(readLog().subarray(logOffset).toString()) ? true : undefined;
-    });
+    const refused = await eventually(
+      async () => {
+        if (!second.running) throw new Error(`the restart exited: ${readFileSync(second.logPath, 'utf8')}`);
+        return waitingFor.test(readLog().subarray(logOffset).toString());
+      },
+      (found) => found,
+      90_000,
+    );
+    assert.ok(refused, `${waitingFor} in PostgreSQL's log`);
     await sleep(1000);
     assert.ok(second.running, 'the restart waits');
     await release();
     const restartedUrl = await listening(second);
     assert.equal((await requestAt(restartedUrl, '/readyz')).status, 200, 'ready after the restart');
     knex = database(dataDir);
-    await until('the clock ready after the restart', 120_000, async () => {
-      const c = (await requestAt(restartedUrl, `/v1/test_helpers/test_clocks/${clock.id}`, { key: sk })).body;
-      return c.status === 'ready' ? c : undefined;
-    }, 200);
+    const ready = await eventually(
+      async () => {
+        await sleep(200);
+        return (await requestAt(restartedUrl, `/v1/test_helpers/test_clocks/${clock.id}`, { key: sk })).body.status;
+      },
+      (status) => status === 'ready',
+      120_000,
+    );
+    assert.equal(ready, 'ready', 'the advance finished after the restart');
     const invoices = (await knex('invoices').whereIn('subscription_id', subscriptionIds).select('subscription_id', 'period_start')) as { subscription_id: string; period_start: Date }[];
     const periods = new Map<string, number>();
     for (const i of invoices) periods.set(`${i.subscription_id} ${i.period_start.toISOString()}`, (periods.get(`${i.subscription_id} ${i.period_start.toISOString()}`) ?? 0) + 1);
@@ -192,14 +191,15 @@ describe('the embedded PostgreSQL after a crash, and shared by processes', funct
         holder = connect(server.url, 1);
         await holder.raw('create temporary table hold (line text)');
         void holder.raw(`copy hold from program '${program}'`).catch(() => undefined);
-        await until('the backend reading from its program', 10_000, async () => {
+        const reading = async () => {
           try {
             execFileSync('pgrep', ['-f', program]);
             return true;
           } catch {
-            return undefined;
+            return false;
           }
-        });
+        };
+        assert.ok(await eventually(reading, (found) => found, 10_000), 'the backend reads from its program');
         process.kill(server.pid, 'SIGKILL');
       },
       /pre-existing shared memory block .* is still in use/,
@@ -248,7 +248,7 @@ describe('the embedded PostgreSQL after a crash, and shared by processes', funct
     assert.equal((await requestAt(otherUrl, '/readyz')).status, 200);
     // The last one out stops it.
     assert.equal(await other.stop(), 0);
-    await until('the database stopped', 30_000, async () => (existsSync(path.join(dataDir, 'pg', 'postmaster.pid')) ? undefined : true));
+    assert.equal(await eventually(async () => existsSync(path.join(dataDir, 'pg', 'postmaster.pid')), (running) => !running, 30_000), false, 'the database stopped');
   });
 
   it('a start that cannot succeed exits non-zero with PostgreSQL\'s own reason', async () => {
