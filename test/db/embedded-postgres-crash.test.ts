@@ -93,11 +93,15 @@ describe('the embedded PostgreSQL after a crash, and shared by processes', funct
   });
 
   /**
-   * N send_invoice subscriptions on one clock, advanced a month; the service is killed with
-   * its database once the first renewal is written, `kill` doing the database's part. A new
-   * service on the same folder comes back and the advance finishes: each period invoiced once.
+   * N send_invoice subscriptions on one clock, advanced a month; the service is SIGKILLed once the
+   * first renewal is written, `kill` doing the database's part. A new service on the same folder
+   * (which, given `refusal`, first meets PostgreSQL's refusal and waits until `release`) comes back
+   * and the advance finishes: each period invoiced once. Its stop, the last, stops the database.
    */
-  async function crashAndRestart(kill: (server: { pid: number; url: string }) => Promise<void>, waitingFor: RegExp, release: () => Promise<void>) {
+  async function crashAndRestart(
+    kill: (server: { pid: number; url: string }) => Promise<void>,
+    refusal?: { waitingFor: RegExp; release: () => Promise<void> },
+  ) {
     const dataDir = freshDataDir();
     const first = service('first', dataDir);
     const url = await listening(first);
@@ -134,23 +138,25 @@ describe('the embedded PostgreSQL after a crash, and shared by processes', funct
     await kill(server);
     await first.exited;
 
-    // The restart meets what is left, and waits: PostgreSQL's refusal is in its log, the service runs on.
     const postgresLog = path.join(dataDir, 'postgres.log');
     const readLog = () => (existsSync(postgresLog) ? readFileSync(postgresLog) : Buffer.alloc(0));
     const logOffset = readLog().length;
     const second = service('second', dataDir);
-    const refused = await eventually(
-      async () => {
-        if (!second.running) throw new Error(`the restart exited: ${readFileSync(second.logPath, 'utf8')}`);
-        return waitingFor.test(readLog().subarray(logOffset).toString());
-      },
-      (found) => found,
-      90_000,
-    );
-    assert.ok(refused, `${waitingFor} in PostgreSQL's log`);
-    await sleep(1000);
-    assert.ok(second.running, 'the restart waits');
-    await release();
+    if (refusal) {
+      // The restart meets what is left, and waits: PostgreSQL's refusal is in its log, the service runs on.
+      const refused = await eventually(
+        async () => {
+          if (!second.running) throw new Error(`the restart exited: ${readFileSync(second.logPath, 'utf8')}`);
+          return refusal.waitingFor.test(readLog().subarray(logOffset).toString());
+        },
+        (found) => found,
+        90_000,
+      );
+      assert.ok(refused, `${refusal.waitingFor} in PostgreSQL's log`);
+      await sleep(1000);
+      assert.ok(second.running, 'the restart waits');
+      await refusal.release();
+    }
     const restartedUrl = await listening(second);
     assert.equal((await requestAt(restartedUrl, '/readyz')).status, 200, 'ready after the restart');
     knex = database(dataDir);
@@ -175,11 +181,15 @@ describe('the embedded PostgreSQL after a crash, and shared by processes', funct
     const renewedTo = (await knex('subscriptions').whereIn('id', subscriptionIds).distinct('current_period_start')) as { current_period_start: Date }[];
     assert.deepEqual(renewedTo.map((s) => s.current_period_start.toISOString()), [RENEWALS.at(-1)]);
 
-    // The restarted service started the database again, so its stop stops it.
+    // The last one out: the restarted service stops the database, whoever started it.
     await Promise.all(knexes.splice(0).map((k) => k.destroy()));
     assert.equal(await second.stop(), 0);
-    assert.equal(existsSync(path.join(dataDir, 'pg', 'postmaster.pid')), false, 'the database stopped with the service that started it');
+    assert.equal(existsSync(path.join(dataDir, 'pg', 'postmaster.pid')), false, 'the database stopped with the last service');
   }
+
+  it(`a service SIGKILLed alone in the middle of an advance renewing ${N} subscriptions: the restart uses the database it left running, finishes the advance, and stops that database when it stops`, async () => {
+    await crashAndRestart(async () => undefined);
+  });
 
   it(`a service SIGKILLed with its postmaster in the middle of an advance renewing ${N} subscriptions comes back (a stale postmaster.pid, a server's process still going) and finishes it, each period invoiced once`, async () => {
     // A backend reading from a program does not look for its postmaster until the program ends: it
@@ -202,10 +212,12 @@ describe('the embedded PostgreSQL after a crash, and shared by processes', funct
         assert.ok(await eventually(reading, (found) => found, 10_000), 'the backend reads from its program');
         process.kill(server.pid, 'SIGKILL');
       },
-      /pre-existing shared memory block .* is still in use/,
-      async () => {
-        execFileSync('pkill', ['-f', program]);
-        await holder!.destroy();
+      {
+        waitingFor: /pre-existing shared memory block .* is still in use/,
+        release: async () => {
+          execFileSync('pkill', ['-f', program]);
+          await holder!.destroy();
+        },
       },
     );
   });
@@ -219,10 +231,7 @@ describe('the embedded PostgreSQL after a crash, and shared by processes', funct
         await holder.raw('select 1');
         process.kill(server.pid, 'SIGTERM');
       },
-      /lock file "postmaster\.pid" already exists/,
-      async () => {
-        await holder!.destroy();
-      },
+      { waitingFor: /lock file "postmaster\.pid" already exists/, release: async () => holder!.destroy() },
     );
   });
 
