@@ -92,6 +92,7 @@ async function main(argv: string[]): Promise<number> {
     // seals no secret, so it needs no key.
     const migrating = group === 'migrate';
     db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 2, migrate: !migrating });
+    if (db.startedEmbeddedIn) process.stderr.write(`kasi: no database was running in ${db.startedEmbeddedIn}; started one, which stops when this command ends unless another process is using it\n`);
     if (!migrating) {
       // The CLI seals webhook secrets the server opens: one key, and the server's loopback rule.
       await checkSecretKey(db.knex, config.secretKey(), systemClock.now());

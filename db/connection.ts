@@ -18,6 +18,8 @@ export const EMBEDDED_DATABASE = 'kasi';
 export interface Database {
   knex: Knex;
   url: string;
+  /** The embedded PostgreSQL's KASI_DATA_DIR when this process started it: it stops on close. */
+  startedEmbeddedIn?: string;
   close(): Promise<void>;
 }
 
@@ -73,6 +75,7 @@ export async function openDatabase(options: {
   return {
     knex,
     url,
+    startedEmbeddedIn: embedded?.owned ? options.dataDir : undefined,
     close: async () => {
       await knex.destroy();
       await embedded?.stop();

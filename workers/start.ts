@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger(config.logLevel);
   if (!config.databaseUrl) log.info({ dataDir: config.dataDir }, 'DATABASE_URL unset: using the embedded PostgreSQL');
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: (line) => log.debug({ postgres: line.trim() }) });
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: (line) => log.warn(line) });
   const service = await startService({ db: db.knex, databaseUrl: db.url, config, log });
   const running = service.http;
   const purge = setInterval(() => {
