@@ -28,7 +28,9 @@ export async function refundLatePayment(ctx: TransactionContext, log: Logger, in
     const { refund } = await createRefund(ctx, { account, mode: invoice.mode }, { paymentId, reason }, key);
     log.warn({ invoiceId: invoice.id, invoiceStatus: invoice.status, paymentId, refundId: refund.id, amountCents: Number(refund.amount_cents) }, 'payment for an invoice no longer open refunded');
   } catch (err) {
-    // Refunded already (by this, or by the merchant): nothing is left to give back.
+    // Refunded already (by this, or by the merchant): nothing is left to give back. Said in the
+    // log all the same, so an operator sees money that was not given back by this.
     if (!(err instanceof ApiError)) throw err;
+    log.warn({ invoiceId: invoice.id, invoiceStatus: invoice.status, paymentId, reason: err.reason ?? err.code }, `payment for an invoice no longer open not refunded automatically: ${err.message}`);
   }
 }
