@@ -3,6 +3,7 @@
 // attempt is tried again after 2, 4, 8 … seconds, up to an hour apart, until it goes.
 import nodemailer, { type Transporter } from 'nodemailer';
 import { claimEmail, emailsToSend, markEmailFailed, markEmailSent } from '../../db/emails';
+import { isEmailAddress } from '../../domain/email-address';
 import type { ServiceDeps } from '../context';
 
 const transports = new Map<string, Transporter>();
@@ -22,6 +23,13 @@ export async function deliverEmail(deps: Pick<ServiceDeps, 'db' | 'clock' | 'con
   if (smtpUrl === undefined) return 'skipped';
   const email = await claimEmail(deps.db, id, deps.clock.now());
   if (email === undefined) return 'skipped';
+  // An address kept before addresses were checked (`x<evil@evil.example>`) is never handed to
+  // the mailer, which would send to the address inside it.
+  if (!isEmailAddress(email.to)) {
+    await markEmailFailed(deps.db, id, 'Not sent: the recipient is not one bare email address.');
+    deps.log.warn({ emailId: id, kind: email.kind, accountId: email.account_id, mode: email.mode }, 'email not sent: its recipient is not one bare email address');
+    return 'failed';
+  }
   try {
     await transportFor(smtpUrl).sendMail({ from: deps.config.emailFrom, to: email.to, subject: email.subject, text: email.text, html: email.html, headers: { 'Content-Language': email.locale } });
   } catch (err) {

@@ -120,6 +120,17 @@ describe('customer emails: kept and sent', function () {
     assert.equal(smtp.messages.filter((m) => JSON.stringify(m.to).includes('kamal@example.com')).length, 1, 'received once');
   });
 
+  it('an email to an address kept before addresses were checked (a display name inside) is never sent, to it or to the address inside it', async () => {
+    const email = {
+      accountId, mode: 'test' as const, to: 'x<evil@evil.example>', locale: 'en' as const, parties: { merchant: 'Lanka Tea House', customerName: null },
+      content: { kind: 'card_saved' as const, card: { scheme: 'visa' as const, last4: '4242' } }, objectId: 'card_old_address', at: api.clock.now(),
+    };
+    await api.knex.transaction((trx) => keepEmail({ db: trx }, email));
+    const row = await eventually(() => api.knex('emails').where({ object_id: 'card_old_address' }).first(), (r) => r?.last_error != null, 10_000);
+    assert.deepEqual([row.sent_at, row.last_error], [null, 'Not sent: the recipient is not one bare email address.']);
+    assert.equal(smtp.messages.filter((m) => JSON.stringify(m.to).includes('evil.example')).length, 0);
+  });
+
   it('an email kept in a transaction that rolls back is neither kept nor sent', async () => {
     const email = {
       accountId, mode: 'test' as const, to: 'ghost@example.com', locale: 'en' as const, parties: { merchant: 'Lanka Tea House', customerName: null },
