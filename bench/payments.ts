@@ -1,9 +1,10 @@
 // Read benchmarks: GET /v1/payments/{id} and GET /v1/payments?limit=25 on Kasi (a secret key; the
-// rate limit, the key, the path's id or the query's validation, the read, the view, the log line
-// and metrics), each against the bare Koa + pg server running the same query and answering its
-// rows as read, as bench/versus-bare.ts measures. The account's payments are seeded as the refund
-// benchmark seeds them (2,000 succeeded payments); the reads of one payment take them in turn.
-// Target: at least 80% of the bare server's throughput, p99 under 25 ms at half the maximum rate.
+// rate limit, the key, the path's id or the query's validation, the read, the view and the
+// metrics; the bench server logs nothing), each against the bare Koa + pg server running the same
+// query and answering its rows as read, as bench/versus-bare.ts measures. The account's payments
+// are seeded as the refund benchmark seeds them (2,000 succeeded payments); the reads of one
+// payment take them in turn. Target: at least 80% of the bare server's throughput, p99 under 25 ms
+// at half the maximum rate.
 // Alone: node --import tsx bench/payments.ts
 import { createMerchant } from '../db/merchants';
 import { benchDatabase, type BenchDatabase } from './database';
