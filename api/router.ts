@@ -57,7 +57,8 @@ function decodeSegment(segment: string): string {
 
 function pathParams(route: RouteSpec) {
   const patterns = Object.entries(route.params ?? {}).map(([name, pattern]) => [name, new RegExp(pattern)] as const);
-  return async (ctx: ApiContext, next: Next) => {
+  // Not async (see platform/trace-id.ts).
+  return (ctx: ApiContext, next: Next) => {
     const params = ctx.state.params ?? {};
     for (const [name, pattern] of patterns) {
       if (!pattern.test(params[name] ?? '')) throw new ApiError('NOT_FOUND', `No object with id ${params[name] ?? ''}.`);

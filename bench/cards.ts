@@ -12,7 +12,7 @@ import { newId } from '../crypto/ids';
 import { updateAccount } from '../db/accounts';
 import { createMerchant } from '../db/merchants';
 import { benchDatabase, type BenchDatabase } from './database';
-import { measureAgainstBareInsert } from './versus-bare';
+import { measureAgainstBare } from './versus-bare';
 import { runAsCommand } from './command';
 
 /** A card kept a day ago: its payment, the Saved card and the sandbox's token, as the service keeps them. */
@@ -41,7 +41,7 @@ export async function runCardChargeBench(given?: BenchDatabase): Promise<void> {
     await updateAccount(database.knex, account.id, { plan: 'scale' }, new Date());
     const cardId = await seedCard(database, account.id);
     const body = JSON.stringify({ amountCents: 1000, description: 'Bench tea, monthly' });
-    await measureAgainstBareInsert(database, {
+    await measureAgainstBare(database, {
       label: 'Kasi POST /v1/cards/…/charge',
       title: 'POST /v1/cards/{id}/charge (Idempotency-Key, sandbox charge, charge workflow started) vs the bare server',
       request: (url) => ({

@@ -54,6 +54,8 @@ export function stopServer(child: ChildProcess): Promise<void> {
 
 export interface LoadOptions {
   url: string;
+  /** Each request's path (with its query), when they differ: else `url`'s. */
+  path?: () => string;
   method?: 'GET' | 'POST';
   headers: Record<string, string>;
   body?: () => string;
@@ -77,7 +79,7 @@ export async function load(label: string, options: LoadOptions & { connections: 
         setupRequest: (req) => {
           const headers = { ...req.headers };
           if (options.idempotent) headers['idempotency-key'] = idempotencyKey();
-          return { ...req, headers, ...(options.body ? { body: options.body() } : {}) };
+          return { ...req, headers, ...(options.body ? { body: options.body() } : {}), ...(options.path ? { path: options.path() } : {}) };
         },
       },
     ],
@@ -106,7 +108,7 @@ export async function steadyLoad(label: string, options: LoadOptions & { rate: n
     new Promise<void>((resolve) => {
       const headers: Record<string, string> = { ...options.headers };
       if (options.idempotent) headers['idempotency-key'] = idempotencyKey();
-      const req = http.request(options.url, { method: options.method ?? 'GET', headers, agent }, (res) => {
+      const req = http.request(options.path ? new URL(options.path(), options.url) : options.url, { method: options.method ?? 'GET', headers, agent }, (res) => {
         res.resume();
         res.on('end', () => {
           if (res.statusCode === undefined || res.statusCode >= 400) errors++;

@@ -11,7 +11,7 @@
 import { newId } from '../crypto/ids';
 import { createMerchant } from '../db/merchants';
 import { benchDatabase, type BenchDatabase } from './database';
-import { measureAgainstBareInsert } from './versus-bare';
+import { measureAgainstBare } from './versus-bare';
 import { runAsCommand } from './command';
 
 const PAYMENTS = 2_000;
@@ -19,7 +19,7 @@ const PAYMENTS = 2_000;
 const PAYMENT_CENTS = 100_000_000;
 
 /** Succeeded payments of the account, paid and settled a day ago, and the sandbox's sessions of them. */
-async function seedPayments(database: BenchDatabase, accountId: string): Promise<string[]> {
+export async function seedPayments(database: BenchDatabase, accountId: string): Promise<string[]> {
   const paidAt = new Date(Date.now() - 24 * 60 * 60 * 1000);
   const ids = Array.from({ length: PAYMENTS }, () => newId('payment', paidAt.getTime()));
   const card = { scheme: 'visa', last4: '1111' };
@@ -41,7 +41,7 @@ export async function runRefundBench(given?: BenchDatabase): Promise<void> {
     const { account, keys } = await createMerchant(database.knex, { name: 'Bench refunds', now: new Date() });
     const payments = await seedPayments(database, account.id);
     let next = 0;
-    await measureAgainstBareInsert(database, {
+    await measureAgainstBare(database, {
       label: 'Kasi POST /v1/refunds',
       title: 'POST /v1/refunds (Idempotency-Key, refund workflow started, refund decided at the sandbox) vs the bare server',
       request: (url) => ({

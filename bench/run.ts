@@ -4,6 +4,7 @@ import { runEmbeddedEngineBench } from './embedded-engine';
 import { runPlatformBench } from './platform';
 import { runCardChargeBench } from './cards';
 import { runCheckoutBench } from './checkouts';
+import { runPaymentReadBench } from './payments';
 import { runRefundBench } from './refunds';
 import { runWebhookBench } from './webhooks';
 import { runBillingBench } from './billing';
@@ -14,6 +15,7 @@ async function main(): Promise<void> {
   try {
     console.log(`Kasi benchmarks on ${process.platform}/${process.arch}, Node ${process.version}, ${(await import('node:os')).cpus().length} cores`);
     await runPlatformBench(database);
+    await runPaymentReadBench(database);
     await runCheckoutBench(database);
     await runRefundBench(database);
     await runCardChargeBench(database);

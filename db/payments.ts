@@ -5,6 +5,7 @@ import type { Knex } from 'knex';
 import type { Mode } from '../domain/api-keys';
 import type { CardScheme } from '../domain/card';
 import type { Order } from '../domain/checkout-rules';
+import { sql } from './sql';
 
 export const PAYMENT_STATUSES = [
   'requires_payment_method', 'processing', 'succeeded', 'failed', 'canceled', 'partially_refunded', 'refunded', 'disputed',
@@ -99,9 +100,22 @@ export function newPaymentRow(payment: NewPayment): PaymentRow {
   };
 }
 
-export function paymentsQuery(db: Knex | Knex.Transaction, scope: { accountId: string; mode: Mode }, status?: PaymentStatus): Knex.QueryBuilder {
-  const query = db<PaymentRow>('payments').where({ account_id: scope.accountId, mode: scope.mode });
-  return status === undefined ? query : query.where({ status });
+/**
+ * A page of the account's payments in `mode` (of `status` only, if given): at most `limit`, with
+ * ids below `cursor`, newest first. Plain SQL (db/sql.ts), one statement per filter shape, prepared
+ * once per connection.
+ */
+export async function paymentsPage(
+  db: Knex | Knex.Transaction,
+  scope: { accountId: string; mode: Mode },
+  status: PaymentStatus | undefined,
+  bounds: { cursor?: string; limit: number },
+): Promise<PaymentRow[]> {
+  const values: unknown[] = [scope.accountId, scope.mode];
+  let where = 'account_id = $1 and mode = $2';
+  if (status !== undefined) where += ` and status = $${values.push(status)}`;
+  if (bounds.cursor !== undefined) where += ` and id < $${values.push(bounds.cursor)}`;
+  return sql<PaymentRow>(db, `select * from payments where ${where} order by id desc limit $${values.push(bounds.limit)}`, values);
 }
 
 export async function findPayment(db: Knex | Knex.Transaction, id: string, forUpdate = false): Promise<PaymentRow> {

@@ -10,7 +10,8 @@ const EXPOSED_HEADERS = 'x-trace-id, Idempotent-Replayed, X-RateLimit-Limit, X-R
 
 export function cors(options: { ownOrigins: string[]; policyFor(ctx: ApiContext): 'any' | 'own' | null }) {
   const own = new Set(options.ownOrigins.map((o) => new URL(o).origin));
-  return async (ctx: ApiContext, next: Next) => {
+  // Not async (see trace-id.ts): what it throws, it throws before next(), which koa turns into the same rejection.
+  return (ctx: ApiContext, next: Next) => {
     const origin = ctx.get('origin');
     if (!origin) return next();
     const policy = options.policyFor(ctx);

@@ -24,7 +24,8 @@ function canonicalJson(value: unknown): string {
 }
 
 export function requireIdempotencyKey(route: RouteSpec) {
-  return async (ctx: ApiContext, next: Next) => {
+  // Not async (see trace-id.ts).
+  return (ctx: ApiContext, next: Next) => {
     if (route.idempotent && !KEY_PATTERN.test(ctx.get('idempotency-key'))) {
       throw new ApiError(
         'idempotency_key_missing',

@@ -28,18 +28,23 @@ export interface ListPage<T> {
   nextCursor: string | null;
 }
 
+/** Where a page starts and how many rows it takes: those with ids below `cursor`, newest first. */
+export interface PageBounds {
+  cursor?: string;
+  limit: number;
+}
+
 /**
- * One page of `query` (already filtered to the caller's account and mode), ordered by `column`
- * (the id) descending; the cursor has been validated as an id of the list's kind.
+ * One page of a list whose rows `fetch` reads (already filtered to the caller's account and mode,
+ * at most `limit` of them below the cursor, newest id first); the cursor has been validated as an
+ * id of the list's kind. One row more than the page is read, to know whether another follows.
  */
 export async function page<Row extends { id: string }, T>(
-  query: Knex.QueryBuilder,
+  fetch: (bounds: PageBounds) => Promise<Row[]>,
   list: ListQuery,
   render: (row: Row) => T,
-  column = 'id',
 ): Promise<ListPage<T>> {
-  if (list.cursor !== undefined) void query.where(column, '<', list.cursor);
-  const rows = (await query.orderBy(column, 'desc').limit(list.limit + 1)) as Row[];
+  const rows = await fetch({ ...(list.cursor !== undefined ? { cursor: list.cursor } : {}), limit: list.limit + 1 });
   const hasMore = rows.length > list.limit;
   const pageRows = hasMore ? rows.slice(0, list.limit) : rows;
   return {
@@ -47,6 +52,14 @@ export async function page<Row extends { id: string }, T>(
     data: pageRows.map(render),
     hasMore,
     nextCursor: hasMore ? (pageRows[pageRows.length - 1] as Row).id : null,
+  };
+}
+
+/** The rows of a knex query within `bounds`, newest id first. */
+export function builderPage<Row>(query: Knex.QueryBuilder): (bounds: PageBounds) => Promise<Row[]> {
+  return async ({ cursor, limit }) => {
+    if (cursor !== undefined) void query.where('id', '<', cursor);
+    return (await query.orderBy('id', 'desc').limit(limit)) as Row[];
   };
 }
 

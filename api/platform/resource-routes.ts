@@ -8,7 +8,7 @@ import { idPattern, type IdKind } from '../../domain/ids';
 import type { JsonSchema } from '../schemas/json-schema';
 import { object } from '../schemas/json-schema';
 import { findOwned } from '../../services/owned';
-import { listQueryProperties, listSchema, page, type ListQuery } from './pagination';
+import { builderPage, listQueryProperties, listSchema, page, type ListQuery, type PageBounds } from './pagination';
 import { defineRoute, type Caller, type ResponseLink, type RouteSpec } from './route';
 
 type Db = Knex | Knex.Transaction;
@@ -37,6 +37,13 @@ export interface OwnedObject {
   noun?: string;
 }
 
+interface ListInput<Query> {
+  db: Db;
+  scope: { accountId: string; mode: Mode };
+  query: Query;
+  params: { id: string };
+}
+
 export interface ListRouteSpec<Row extends { id: string }, Query extends ListQuery> extends ResourceRouteBase {
   /** The kind of the listed ids: the cursor is one of them. */
   kind: IdKind;
@@ -54,7 +61,12 @@ export interface ListRouteSpec<Row extends { id: string }, Query extends ListQue
    * The rows to page through, narrowed by the query's filters: on an account's own list, already
    * to the caller's account and mode (`scope`). Ordered and limited by the page, on `id`.
    */
-  rows(input: { db: Db; scope: { accountId: string; mode: Mode }; query: Query; params: { id: string } }): Knex.QueryBuilder;
+  rows?(input: ListInput<Query>): Knex.QueryBuilder;
+  /**
+   * Instead of `rows`, for a list read often: the rows of one page in plain SQL (db/sql.ts), read
+   * as `rows` would be. Knex's query builder cost a list of payments more CPU than its query.
+   */
+  pageRows?(input: ListInput<Query>, bounds: PageBounds): Promise<Row[]>;
   /** Row to public object; or `pageView`, for a view that loads more for the whole page at once. */
   view?: (row: Row) => unknown;
   pageView?: (db: Db, rows: Row[]) => Promise<unknown[]>;
@@ -83,7 +95,10 @@ export function listRoute<Row extends { id: string }, Query extends ListQuery = 
   if ((spec.view === undefined) === (spec.pageView === undefined)) {
     throw new Error(`${spec.operationId}: give the list one of view and pageView`);
   }
-  const { within, pageView } = spec;
+  if ((spec.rows === undefined) === (spec.pageRows === undefined)) {
+    throw new Error(`${spec.operationId}: give the list one of rows and pageRows`);
+  }
+  const { within, pageView, pageRows } = spec;
   const view = spec.view ?? ((row: Row) => row);
   return defineRoute<unknown, Query, { id: string }>({
     ...routeBase(spec),
@@ -92,7 +107,8 @@ export function listRoute<Row extends { id: string }, Query extends ListQuery = 
     responses: { 200: { description: spec.answer, schema: listSchema(spec.item), ...(spec.links ? { links: spec.links } : {}) } },
     async handler({ caller, query: list, params, db }) {
       if (within) await findIn(db, within, params.id, caller);
-      const rows = spec.rows({ db, scope: { accountId: caller.account.id, mode: caller.mode }, query: list, params });
+      const input = { db, scope: { accountId: caller.account.id, mode: caller.mode }, query: list, params };
+      const rows = pageRows === undefined ? builderPage<Row>(spec.rows!(input)) : (bounds: PageBounds) => pageRows(input, bounds);
       const listed = await page<Row, unknown>(rows, list, view);
       return { status: 200, body: pageView ? { ...listed, data: await pageView(db, listed.data as Row[]) } : listed };
     },

@@ -26,8 +26,9 @@ export function securityHeaders(options: { https: boolean }) {
     'Referrer-Policy': 'same-origin',
     ...(options.https ? { 'Strict-Transport-Security': 'max-age=31536000; includeSubDomains' } : {}),
   };
-  return async (ctx: ApiContext, next: Next) => {
+  // Not async: it only sets headers and goes on (see trace-id.ts).
+  return (ctx: ApiContext, next: Next) => {
     ctx.set(headers);
-    await next();
+    return next();
   };
 }

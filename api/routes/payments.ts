@@ -1,5 +1,5 @@
 // Payments: GET /v1/payments (status filter, newest first) and GET /v1/payments/{id}.
-import { paymentsQuery, type PaymentRow, type PaymentStatus } from '../../db/payments';
+import { paymentsPage, type PaymentRow, type PaymentStatus } from '../../db/payments';
 import { paymentView } from '../../views/payment';
 import { type ListQuery } from '../platform/pagination';
 import { getRoute, listRoute } from '../platform/resource-routes';
@@ -16,7 +16,7 @@ export const paymentRoutes = [
     query: paymentListQuerySchema,
     item: paymentSchema,
     answer: 'A page of payments.',
-    rows: ({ db, scope, query }) => paymentsQuery(db, scope, query.status),
+    pageRows: ({ db, scope, query }, bounds) => paymentsPage(db, scope, query.status, bounds),
     view: paymentView,
   }),
   getRoute<PaymentRow>({

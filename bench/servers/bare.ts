@@ -1,6 +1,7 @@
-// The baseline: a bare Koa + pg server doing the same queries as Kasi for the two benchmarked
+// The baseline: a bare Koa + pg server doing the same queries as Kasi for the benchmarked
 // requests, with none of the platform around them (no trace id, error body, CORS, rate limit,
-// validation or router). Started by bench/platform.ts with DATABASE_URL and a port.
+// validation, router or view: rows are answered as read). Started by bench/load.ts with
+// DATABASE_URL and a port.
 import { hash, randomUUID } from 'node:crypto';
 import Koa from 'koa';
 import pg from 'pg';
@@ -40,6 +41,23 @@ app.use(async (ctx) => {
       [key.account_id, key.mode, new Date(Date.now() - 864e5), new Date()],
     );
     ctx.body = { object: 'account', id: key.account_id, name: key.name, status: key.status, plan: key.plan, usedCents: Number(rows[0].used) };
+    return;
+  }
+  if (ctx.method === 'GET' && ctx.path.startsWith('/v1/payments/')) {
+    const { rows } = await pool.query('select * from payments where id = $1', [ctx.path.slice('/v1/payments/'.length)]);
+    const row = rows[0];
+    if (!row || row.account_id !== key.account_id || row.mode !== key.mode) {
+      ctx.status = 404;
+      return;
+    }
+    ctx.body = row;
+    return;
+  }
+  if (ctx.method === 'GET' && ctx.path === '/v1/payments') {
+    const limit = Number(ctx.query.limit ?? 25);
+    const { rows } = await pool.query('select * from payments where account_id = $1 and mode = $2 order by id desc limit $3', [key.account_id, key.mode, limit + 1]);
+    const data = rows.slice(0, limit);
+    ctx.body = { object: 'list', data, hasMore: rows.length > limit, nextCursor: rows.length > limit ? data[data.length - 1].id : null };
     return;
   }
   if (ctx.method === 'POST' && ctx.path === '/v1/customers') {
@@ -83,3 +101,5 @@ const server = app.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
   const address = server.address();
   console.log(`listening on http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`);
 });
+// A normal exit on SIGTERM, so a --cpu-prof profile is written.
+process.once('SIGTERM', () => process.exit(0));

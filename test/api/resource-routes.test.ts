@@ -38,6 +38,12 @@ describe('listRoute and getRoute', () => {
     assert.throws(() => listRoute({ ...list, view: (r) => r, pageView: async (_db, rows) => rows }), /one of view and pageView/);
   });
 
+  it('wants exactly one of rows and pageRows', () => {
+    const { rows: _rows, ...noRows } = list;
+    assert.throws(() => listRoute({ ...noRows, view: (r) => r }), /one of rows and pageRows/);
+    assert.throws(() => listRoute({ ...list, view: (r) => r, pageRows: async () => [] }), /one of rows and pageRows/);
+  });
+
   it('names a missing object by its kind in words, or by its stated noun; objects named at once are each found as their own', async () => {
     const database = await freshDatabase();
     const db = connect(database.url, 1);
