@@ -185,13 +185,20 @@ export async function lockInvoicePayments(trx: Knex.Transaction, invoiceId: stri
   return { invoice, busy };
 }
 
-/** An invoice's attempt whose payment is with the processor, for the boot-time resumer (whatever the invoice's status). */
-export async function processingInvoiceCharges(db: Knex): Promise<{ invoice: Pick<InvoiceRow, 'id' | 'account_id' | 'mode'>; attempt: number; clockId: string | null }[]> {
+/**
+ * The invoice attempts a process may have stopped in the middle of, for the boot-time resumer: a
+ * payment still with the processor (whatever its invoice's status); one decided but not yet
+ * applied to its open invoice; one that succeeded for an invoice voided or marked uncollectible
+ * meanwhile and is not yet refunded (collect.ts refunds it when the attempt is applied).
+ */
+export async function unfinishedInvoiceCharges(db: Knex): Promise<{ invoice: Pick<InvoiceRow, 'id' | 'account_id' | 'mode'>; attempt: number; clockId: string | null }[]> {
   const rows = await sql<{ id: string; account_id: string; mode: InvoiceRow['mode']; attempt: number; clock_id: string | null }>(
     db,
     `select i.id, i.account_id, i.mode, p.invoice_attempt as attempt, cu.test_clock_id as clock_id
       from payments p join invoices i on i.id = p.invoice_id join customers cu on cu.id = i.customer_id
-      where p.status = 'processing' and p.invoice_attempt is not null`,
+      where p.invoice_attempt is not null and (p.status = 'processing'
+        or (i.status = 'open' and p.invoice_attempt > i.attempt_count)
+        or (i.status in ('void', 'uncollectible') and p.status in ('succeeded', 'partially_refunded')))`,
   );
   return rows.map(({ attempt, clock_id: clockId, ...invoice }) => ({ invoice, attempt, clockId }));
 }

@@ -10,7 +10,7 @@ import { pendingDeliveries } from '../db/webhook-deliveries';
 import { advancingClocks } from '../db/test-clocks';
 import { runningSubscriptions } from '../db/subscriptions';
 import { invoicesBeingCollected } from '../db/invoices';
-import { processingInvoiceCharges } from '../db/invoice-charges';
+import { unfinishedInvoiceCharges } from '../db/invoice-charges';
 import type { Resumer } from './orchestration';
 
 export function createResumers(deps: { db: Knex; clock: Clock }): Resumer[] {
@@ -46,9 +46,10 @@ export function createResumers(deps: { db: Knex; clock: Clock }): Resumer[] {
     // Every invoice still being collected, from its next attempt or its reminders (one whose
     // workflow runs already is left alone).
     async () => (await invoicesBeingCollected(deps.db)).map((invoice) => invoiceCollectionStart(invoice, invoice.clock_id)),
-    // Every invoice charge still with the processor, whatever its invoice's status (one voided
-    // while the bank decided is no longer being collected): seen to its outcome, as a charge asked
-    // for by hand is (refunded if it succeeded for an invoice it did not pay).
-    async () => (await processingInvoiceCharges(deps.db)).map(({ invoice, attempt, clockId }) => invoicePaymentStart(invoice, attempt, clockId)),
+    // Every invoice charge a process may have stopped in the middle of: still with the processor,
+    // whatever its invoice's status (one voided while the bank decided is no longer being
+    // collected), or decided but not applied to its invoice: seen to its end, as a charge asked for
+    // by hand is (refunded if it succeeded for an invoice it did not pay).
+    async () => (await unfinishedInvoiceCharges(deps.db)).map(({ invoice, attempt, clockId }) => invoicePaymentStart(invoice, attempt, clockId)),
   ];
 }

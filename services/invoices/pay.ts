@@ -32,14 +32,21 @@ function writeAttempt(deps: ProcessorServiceDeps, invoiceId: string): Promise<{ 
     if (amountDueSettlement(centsFromDb(invoice.amount_due_cents)) !== 'charge') return { invoice, attempt };
     const read = await invoiceToCollect(ctx.db, invoiceId, null);
     if (read.card === null) throw new ApiError('no_card_on_file', `The invoice ${invoice.id} has no card on file to charge (the subscription's, or the customer's default): the customer can pay it on its page, ${invoice.hosted_url}.`);
+    // Written once: a payment of this attempt there already (decided, not yet applied) is the one applied.
     await writeInvoiceCharges(ctx.db, [{ payment: attemptPayment(ctx, read, attempt), card: read.card }], ctx.clock.now());
+    // The attempt has a workflow of its own from the commit on, whatever becomes of this request
+    // (the processor unreachable, the process stopped before the outcome was applied): it sees the
+    // attempt to its end, and finds it ended when this request got there first.
+    const start = invoicePaymentStart(invoice, attempt, await customerClockId(ctx.db, invoice.customer_id));
+    ctx.afterCommit(async () => {
+      await ctx.workflows.start(start);
+    });
     return { invoice, attempt };
   });
 }
 
 export async function payInvoice(deps: ProcessorServiceDeps, invoiceId: string): Promise<InvoiceRow> {
   const { invoice, attempt } = await writeAttempt(deps, invoiceId);
-  const step = await chargeInvoice(deps, invoice.id, attempt);
-  if (step.kind === 'pending') await deps.workflows.start(invoicePaymentStart(invoice, attempt, await customerClockId(deps.db, invoice.customer_id)));
+  await chargeInvoice(deps, invoice.id, attempt);
   return findInvoice(deps.db, invoice.id);
 }

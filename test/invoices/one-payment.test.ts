@@ -143,6 +143,27 @@ describe('invoices: one invoice, one payment; no charge left behind', function (
     await assertMoneyInvariants(api.knex, api.clock.now());
   });
 
+  it('a charge decided but not applied to its invoice when the process stopped: the restart applies it (paid by it, once)', async () => {
+    const { invoiceId } = await sentWithCard('decided-not-applied@example.com');
+    assert.equal((await attempt(`/v1/invoices/${invoiceId}/pay`)).status, 200);
+    await api.clock.advance(BANK_ANSWERS_MS + api.clock.toleranceMs);
+    await api.workflows.settle();
+    const [charge] = await paymentsOf(invoiceId);
+    assert.equal((await read(`/v1/invoices/${invoiceId}`)).status, 'paid');
+    // The process stopped after the charge's outcome was recorded and before it was applied: the
+    // invoice as it was then.
+    await api.knex('invoices').where({ id: invoiceId }).update({ status: 'open', attempt_count: 0, paid_at: null, amount_paid_cents: 0, paid_payment_id: null });
+    const starts = (await Promise.all(createResumers({ db: api.knex, clock: api.clock }).map((resume) => resume()))).flat();
+    const resumed = starts.filter((s) => s.workflowId === `invoice-payment/${invoiceId}/1`);
+    assert.equal(resumed.length, 1, 'a restart sees the attempt to its end');
+    for (const start of resumed) await api.service.orchestration.port.start({ ...start, workflowId: `${start.workflowId}/again` });
+    await api.workflows.settle();
+    const paid = await read(`/v1/invoices/${invoiceId}`);
+    assert.deepEqual([paid.status, paid.amountPaidCents, paid.attemptCount], ['paid', 150000, 1]);
+    assert.deepEqual((await paymentsOf(invoiceId)).map((p) => [p.id, p.status]), [[charge.id, 'succeeded']], 'no second charge');
+    await assertMoneyInvariants(api.knex, api.clock.now());
+  });
+
   it('a cancel waits for a payment of its invoice being applied (the invoice locked, then its subscription), and neither deadlocks', async () => {
     const { subscription, invoice } = await openOnPage('no-deadlock@example.com');
     // What applying a payment's outcome does: the invoice locked, then (a moment later) its subscription.
