@@ -63,12 +63,12 @@ export async function lockInvoice(db: Db, id: string): Promise<InvoiceRow> {
 }
 
 /**
- * The subscription's draft and open invoices locked, in id order, before the subscription is: the
- * order an invoice's payment takes them in (the invoice, then its subscription), so a cancel and a
- * payment applied at once do not deadlock.
+ * The subscriptions' draft and open invoices locked, in id order, before the subscriptions are: the
+ * order an invoice's payment takes them in (the invoice, then its subscription), so a cancel or a
+ * step that ends a subscription (voiding its invoices) and a payment applied at once do not deadlock.
  */
-export async function lockOpenInvoicesOf(db: Db, subscriptionId: string): Promise<void> {
-  await sql(db, `select id from invoices where subscription_id = $1 and status in ('draft', 'open') order by id for update`, [subscriptionId]);
+export async function lockOpenInvoicesOf(db: Db, subscriptionIds: readonly string[]): Promise<void> {
+  await sql(db, `select id from invoices where subscription_id = any($1::text[]) and status in ('draft', 'open') order by id for update`, [subscriptionIds]);
 }
 
 export async function updateInvoice(db: Db, id: string, changes: Partial<InvoiceRow>): Promise<InvoiceRow> {

@@ -20,7 +20,7 @@ export interface CancelInput {
 
 export async function cancelSubscription(ctx: TransactionContext, subscriptionId: string, input: CancelInput): Promise<SubscriptionRow> {
   // Ended now, its open invoices are voided: locked first, as a payment of one locks them.
-  if (input.atPeriodEnd !== true) await lockOpenInvoicesOf(ctx.db, subscriptionId);
+  if (input.atPeriodEnd !== true) await lockOpenInvoicesOf(ctx.db, [subscriptionId]);
   const subscription = await lockSubscription(ctx.db, subscriptionId);
   const refusal = subscriptionChangeRefusal(subscription.id, subscription.status, 'cancel');
   if (refusal !== null) throw refusal;

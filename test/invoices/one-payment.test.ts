@@ -14,6 +14,8 @@ import { invoicePagePath } from '../../domain/invoices';
 import { formatDate } from '../../views/emails/render';
 import { escapeHtml } from '../../web/html';
 import { createResumers } from '../../workers/resumers';
+import { nextSubscriptionStep, type SubscriptionDue } from '../../domain/subscription-rules';
+import { stepSubscriptions } from '../../services/subscriptions/step';
 import { ik, startApiWithMerchant, type TestApi } from '../support/api';
 import { assertMoneyInvariants } from '../support/money-invariants';
 import { payAndKeep, serviceDeps } from '../cards/card-flow';
@@ -175,6 +177,22 @@ describe('invoices: one invoice, one payment; no charge left behind', function (
     await applying.commit();
     assert.equal((await cancel).status, 200);
     assert.equal((await read(`/v1/invoices/${invoice.id}`)).status, 'void');
+  });
+
+  it('the 23-hour expiry of an incomplete subscription waits for a payment of its first invoice being applied, and neither deadlocks', async () => {
+    const { subscription, invoice } = await openOnPage('expiry-no-deadlock@example.com');
+    const row = await api.knex('subscriptions').where({ id: subscription.id }).first();
+    const due = nextSubscriptionStep(row);
+    assert.equal(due.kind, 'expire_incomplete');
+    // What applying a payment's outcome does: the invoice locked, then (a moment later) its subscription.
+    const applying = await api.knex.transaction();
+    await applying.raw('select id from invoices where id = ? for update', [invoice.id]);
+    const expiring = stepSubscriptions(serviceDeps(api), [{ subscriptionId: subscription.id, due: due as SubscriptionDue }]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await applying.raw('select id from subscriptions where id = ? for update', [subscription.id]);
+    await applying.commit();
+    await expiring;
+    assert.deepEqual([(await read(`/v1/subscriptions/${subscription.id}`)).status, (await read(`/v1/invoices/${invoice.id}`)).status], ['incomplete_expired', 'void']);
   });
 
   it('two pays at once: one charges, the other answers 409 invoice_payment_pending', async () => {
