@@ -110,6 +110,11 @@ describe('invoices: page pay, pay, void and cancel at once, and the money holds'
       await api.workflows.settle();
     }
     await assertMoneyInvariants(api.knex, api.clock.now());
+    // The rounds reached what they are about: charges in flight refused others, and money that
+    // arrived for an invoice closed meanwhile was given back.
+    for (const refusal of ['pay 409 invoice_payment_pending', 'void 409 invoice_payment_pending']) assert.ok(seen.has(refusal), `no round saw ${refusal}`);
+    const automatic = await api.knex('refunds').where('reason', 'like', '%refunded automatically%').count({ n: '*' });
+    assert.ok(Number(automatic[0]!.n) > 0, 'no round refunded money for an invoice closed meanwhile');
     const statuses = (await api.knex('invoices').select('status')).map((row: { status: string }) => row.status);
     assert.ok(statuses.includes('paid') && statuses.includes('void'), `invoices both paid and voided: ${statuses.join(', ')}`);
     assert.equal(Number((await api.knex('payments').where({ status: 'processing' }).count({ n: '*' }))[0]!.n), 0, 'nothing left processing');
