@@ -13,7 +13,7 @@ import { amountDueSettlement } from '../../domain/invoices';
 import type { Locale } from '../../domain/locale';
 import { centsFromDb } from '../../domain/money';
 import { findAccount, type AccountRecord } from '../../db/accounts';
-import type { CustomerRow } from '../../db/customers';
+import { findCustomer } from '../../db/customers';
 import { lockInvoicePayments } from '../../db/invoice-charges';
 import type { InvoiceRow } from '../../db/invoices';
 import { sql } from '../../db/sql';
@@ -59,7 +59,7 @@ export async function openInvoiceCheckout(deps: ServiceDeps, invoiceId: string, 
     const account = (await findAccount(ctx.db, invoice.account_id)) as AccountRecord;
     const standing = accountRefusal(account, invoice.mode);
     if (standing !== null) throw standing;
-    const customer = (await ctx.db('customers').where({ id: invoice.customer_id }).first()) as CustomerRow;
+    const customer = await findCustomer(ctx.db, invoice.customer_id);
     return createCheckout(
       ctx,
       { account, mode: invoice.mode },

@@ -9,10 +9,9 @@ import { findAccount } from '../../db/accounts';
 import type { InvoiceRow } from '../../db/invoices';
 import { findPayment } from '../../db/payments';
 import { REFUND_MIN_CENTS } from '../../db/refunds';
-import { centsFromDb } from '../../domain/money';
 import { ApiError } from '../../domain/errors';
 import type { TransactionContext } from '../context';
-import { createRefund } from '../refunds/create';
+import { createRefund, leftOf } from '../refunds/create';
 
 /**
  * The refund's Idempotency-Key: one per payment and try (the refunds of it that failed before), so
@@ -40,8 +39,7 @@ export async function refundLatePayment(ctx: TransactionContext, log: Logger, in
     log.warn({ invoiceId: invoice.id, invoiceStatus: invoice.status, paymentId, refundId: refund.id, amountCents: Number(refund.amount_cents) }, 'payment for an invoice no longer open refunded');
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
-    const payment = await findPayment(ctx.db, paymentId);
-    if (centsFromDb(payment.amount_cents) - centsFromDb(payment.refunded_cents) >= REFUND_MIN_CENTS) throw err;
+    if (leftOf(await findPayment(ctx.db, paymentId)) >= REFUND_MIN_CENTS) throw err;
     // Refunded already (by this, or by the merchant): nothing is left to give back.
     log.warn({ invoiceId: invoice.id, invoiceStatus: invoice.status, paymentId, reason: err.reason ?? err.code }, `payment for an invoice no longer open not refunded automatically: ${err.message}`);
   }

@@ -28,7 +28,8 @@ export interface RefundInput {
  */
 const TRIES = 3;
 
-const leftOf = (payment: RefundedPayment) => centsFromDb(payment.amount_cents) - centsFromDb(payment.refunded_cents);
+/** What is left of the payment to refund, in cents. */
+export const leftOf = (payment: Pick<RefundedPayment, 'amount_cents' | 'refunded_cents'>) => centsFromDb(payment.amount_cents) - centsFromDb(payment.refunded_cents);
 
 /** Why the payment, as found, takes no refund of `amountCents`. */
 function refusal(scope: AccountScope, input: RefundInput, payment: RefundedPayment | null): ApiError {
