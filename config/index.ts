@@ -39,7 +39,7 @@ export interface Config {
   webhookTimeoutMs: number;
   /**
    * How long after its approval a test payment settles at the sandbox processor, which refunds
-   * only settled payments (KASI_SANDBOX_SETTLEMENT_MS; see docs/refunds.md).
+   * only settled payments (KASI_SANDBOX_SETTLEMENT_MS; see docs/reference/refunds.md).
    */
   sandboxSettlementMs: number;
   /**
