@@ -1,5 +1,5 @@
 // The service's configuration, read once from the environment (names are a fixed contract: see
-// DESIGN.md). Everything else receives a Config rather than reading process.env itself.
+// docs/contributors/decisions.md). Everything else receives a Config rather than reading process.env itself.
 import path from 'node:path';
 import { CHECKOUT_LIFETIME_MS } from '../domain/checkout-rules';
 import { loadPlans, type Plan } from './plans';
