@@ -121,16 +121,16 @@ describe('documentation', () => {
     it('finds links that leave the repository or reach nothing, and passes good ones', () => {
       const page = [
         'See [the spec](https://example.com/spec), <http://example.org> and www.example.net.',
-        'Also [up](../../outside.md), [gone](missing.md), [cli](cli.md#the-kasi-command), [bad anchor](cli.md#nowhere).',
+        'Also [up](../../../outside.md), [gone](missing.md), [cli](cli.md#the-kasi-command), [bad anchor](cli.md#nowhere).',
         '`http://127.0.0.1:3000` in code is no link; [mail](mailto:ops@example.com).',
       ].join('\n');
-      assert.deepEqual(linkProblems(page, 'docs/page.md'), [
+      assert.deepEqual(linkProblems(page, 'docs/reference/page.md'), [
         'line 1: http://example.org links outside the repository',
         'line 1: www.example.net. links outside the repository',
         'line 1: https://example.com/spec links outside the repository',
-        'line 2: ../../outside.md leaves the repository',
+        'line 2: ../../../outside.md leaves the repository',
         'line 2: missing.md does not exist',
-        'line 2: cli.md#nowhere names no heading of docs/cli.md',
+        'line 2: cli.md#nowhere names no heading of docs/reference/cli.md',
         'line 3: mailto:ops@example.com links outside the repository',
       ]);
     });
@@ -138,7 +138,7 @@ describe('documentation', () => {
 
   const pages = [
     'README.md',
-    ...readdirSync(path.join(repo, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`),
+    ...readdirSync(path.join(repo, 'docs'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md')).map((f) => `docs/${f.split(path.sep).join('/')}`),
     ...readdirSync(path.join(repo, 'bench')).filter((f) => f.endsWith('.md')).map((f) => `bench/${f}`),
     'sdk/README.md',
   ].sort();
