@@ -35,7 +35,7 @@ interface Example {
 }
 
 /** The page's examples: under each `### \`type\`` heading, the first ```json block. */
-export function pageExamples(markdown: string): Example[] {
+function pageExamples(markdown: string): Example[] {
   const lines = markdown.split('\n');
   const examples: Example[] = [];
   let type: string | undefined;
@@ -54,7 +54,7 @@ export function pageExamples(markdown: string): Example[] {
 }
 
 /** The types the page lists as not sent yet: the bullets of its "Not sent yet" section. */
-export function pageNotYetSent(markdown: string): string[] {
+function pageNotYetSent(markdown: string): string[] {
   const section = /^## Not sent yet\n([\s\S]*?)(?=^## |(?![\s\S]))/m.exec(markdown)?.[1] ?? '';
   return [...section.matchAll(/^- `([a-z_.]+)`/gm)].map((m) => m[1]!);
 }
@@ -77,7 +77,7 @@ function jsonType(value: unknown): string {
 }
 
 /** Where `actual` differs from `documented` in keys or JSON types, at every level (array items against the first documented item). */
-export function shapeProblems(documented: unknown, actual: unknown, at = '$'): string[] {
+function shapeProblems(documented: unknown, actual: unknown, at = '$'): string[] {
   if (jsonType(documented) !== jsonType(actual)) return [`${at}: documented ${jsonType(documented)}, sent ${jsonType(actual)}`];
   if (Array.isArray(documented) && Array.isArray(actual)) {
     if (documented.length === 0) return [];
