@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { headingSlug } from '../../api/docs/docs-pages';
 
 const repo = path.resolve(__dirname, '../..');
 
@@ -57,18 +58,13 @@ function tableProblems(markdown: string): string[] {
   return problems;
 }
 
-/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
-function slug(heading: string): string {
-  return heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
-}
-
 function anchors(markdown: string): Set<string> {
   const seen = new Map<string, number>();
   const result = new Set<string>();
   for (const { text } of proseLines(markdown)) {
     const heading = /^ {0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(text)?.[1];
     if (heading === undefined) continue;
-    const base = slug(heading);
+    const base = headingSlug(heading);
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
     result.add(n === 0 ? base : `${base}-${n}`);
