@@ -226,6 +226,8 @@ export async function runGuide(file: string, run: GuideRun): Promise<void> {
       const sleep = /^\s*sleep\s+(\d+(?:\.\d+)?)\s*$/.exec(step.code);
       if (sleep) {
         await run.api.clock.advance(Number(sleep[1]) * 1000);
+        // What fell due may have recorded events: their webhooks go out before the next step.
+        await run.api.workflows.settle();
         continue;
       }
       const result = await shell.run(toServer(step.code), 120_000);
