@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import type { TestApi } from '../support/api';
 import { get, payAtProcessor } from '../checkouts/hosted-flow';
+import { payerCheckout } from '../payment-links/link-flow';
 
 export type GuideAction = (api: TestApi, args: string[]) => Promise<void>;
 
@@ -18,5 +19,13 @@ export const GUIDE_ACTIONS: Record<string, GuideAction> = {
     const back = await payAtProcessor(api, checkoutUrl, { number, expiry, cvv, threeDs: threeDs === 'fail' ? 'fail' : 'pass' }, details);
     const landing = await get(back);
     assert.ok(landing.status < 400, `the return to the service answered ${landing.status}: ${landing.text}`);
+  },
+  /**
+   * `pay-link <linkUrl> <card number> <MM/YY> <cvv> [3ds=pass|fail] [field=value...]`: Continue to
+   * payment on the link's page, then the payer's own checkout paid as `pay` does.
+   */
+  async 'pay-link'(api, [linkUrl, ...rest]) {
+    assert.ok(linkUrl, 'pay-link <linkUrl> <number> <MM/YY> <cvv> [3ds=pass|fail] [field=value...]');
+    await GUIDE_ACTIONS.pay!(api, [await payerCheckout(api, linkUrl), ...rest]);
   },
 };

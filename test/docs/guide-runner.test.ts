@@ -48,6 +48,8 @@ describe('the guides harness', function () {
       mask('pay_0mwzcgbnm6fdtexmb41kxdhn at 2026-11-27T18:57:58.018Z, sk_test_abcdefghijklmnop1234, t=1764270000,v1=9f86d081884c7d659a2feaa0c55ad015; 150000 LKR, pay_short'),
       'pay_<id> at <time>, sk_test_<id>, t=<epoch>,v1=<hex>; 150000 LKR, pay_short',
     );
+    // Signing secrets are base64url, `-` and `_` included.
+    assert.equal(mask('"secret": "whsec__AdgtqRmTKPJwzMd9Lm18Rp-YvTSbICaJQbAnM3VYFE"'), '"secret": "whsec_<secret>"');
   });
 
   describe('running a guide', () => {

@@ -78,6 +78,8 @@ export function parseGuide(markdown: string): GuideStep[] {
 
 const MASKS: [RegExp, string][] = [
   [/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})/g, '<time>'],
+  // Signing secrets are base64url: `-` and `_` inside them too.
+  [/\bwhsec_[0-9A-Za-z_-]{43}(?![0-9A-Za-z_-])/g, 'whsec_<secret>'],
   [/\b([a-z]+(?:_[a-z]+)*)_[0-9A-Za-z]{16,}\b/g, '$1_<id>'],
   [/\b[0-9a-f]{16,}\b/g, '<hex>'],
   [/\b1[6-9]\d{8}(\d{3})?\b/g, '<epoch>'],
@@ -224,6 +226,8 @@ export async function runGuide(file: string, run: GuideRun): Promise<void> {
       const sleep = /^\s*sleep\s+(\d+(?:\.\d+)?)\s*$/.exec(step.code);
       if (sleep) {
         await run.api.clock.advance(Number(sleep[1]) * 1000);
+        // What fell due may have recorded events: their webhooks go out before the next step.
+        await run.api.workflows.settle();
         continue;
       }
       const result = await shell.run(toServer(step.code), 120_000);
