@@ -3,11 +3,38 @@
 // `<!-- guide: <name> <args> -->`; the arguments come expanded by the guide's shell.
 import assert from 'node:assert/strict';
 import type { TestApi } from '../support/api';
-import { get, payAtProcessor } from '../checkouts/hosted-flow';
+import { get, payAtProcessor, postPay } from '../checkouts/hosted-flow';
+import { payerCheckout } from '../payment-links/link-flow';
 
 export type GuideAction = (api: TestApi, args: string[]) => Promise<void>;
 
+/** `name=value` words as an object. */
+const optionsOf = (words: string[]): Record<string, string> => Object.fromEntries(words.map((o) => o.split(/=(.*)/s).slice(0, 2)));
+
+/**
+ * `pay-invoice <invoiceUrl> <card number> <MM/YY> <cvv> [save=yes] [3ds=pass|fail]`: Pay this
+ * invoice on the hosted invoice page, then on the checkout it opens Pay (the consent to keep the
+ * card ticked with `save=yes`), the card and 3-D Secure at the processor, and back.
+ */
+const payInvoice: GuideAction = async (api, [invoiceUrl, number, expiry, cvv, ...words]) => {
+  assert.ok(invoiceUrl && number && expiry && cvv, 'pay-invoice <invoiceUrl> <number> <MM/YY> <cvv> [save=yes] [3ds=pass|fail]');
+  const options = optionsOf(words);
+  const checkoutUrl = await payerCheckout(api, invoiceUrl);
+  const back = await payAtProcessor(api, checkoutUrl, { number, expiry, cvv, threeDs: options['3ds'] === 'fail' ? 'fail' : 'pass' }, options.save === 'yes' ? { saveCard: 'yes' } : {});
+  const landing = await get(back);
+  assert.ok(landing.status < 400, `the return to the service answered ${landing.status}: ${landing.text}`);
+};
+
+/** `pay-refused <checkoutUrl> <status>`: Pay on the checkout page is answered with that status; no card is asked for. */
+const payRefused: GuideAction = async (_api, [checkoutUrl, status]) => {
+  assert.ok(checkoutUrl && status, 'pay-refused <checkoutUrl> <status>');
+  const pressed = await postPay(checkoutUrl, { name: 'Nimal Perera', email: 'nimal@example.com' });
+  assert.equal(pressed.status, Number(status), pressed.text);
+};
+
 export const GUIDE_ACTIONS: Record<string, GuideAction> = {
+  'pay-invoice': payInvoice,
+  'pay-refused': payRefused,
   /**
    * `pay <checkoutUrl> <card number> <MM/YY> <cvv> [3ds=pass|fail] [name=...] [email=...] [phone=...]`:
    * the payer's details and Pay on the checkout page, the card and 3-D Secure at the processor, and back.
