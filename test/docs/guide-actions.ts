@@ -8,21 +8,14 @@ import { payerCheckout } from '../payment-links/link-flow';
 
 export type GuideAction = (api: TestApi, args: string[]) => Promise<void>;
 
-/** `name=value` words as an object. */
-const optionsOf = (words: string[]): Record<string, string> => Object.fromEntries(words.map((o) => o.split(/=(.*)/s).slice(0, 2)));
-
 /**
- * `pay-invoice <invoiceUrl> <card number> <MM/YY> <cvv> [save=yes] [3ds=pass|fail]`: Pay this
- * invoice on the hosted invoice page, then on the checkout it opens Pay (the consent to keep the
- * card ticked with `save=yes`), the card and 3-D Secure at the processor, and back.
+ * `pay-invoice <invoiceUrl> <card number> <MM/YY> <cvv> [saveCard=yes] [3ds=pass|fail]`: Pay this
+ * invoice on the hosted invoice page, then the checkout it opens paid as `pay` does (the consent
+ * to keep the card ticked with `saveCard=yes`).
  */
-const payInvoice: GuideAction = async (api, [invoiceUrl, number, expiry, cvv, ...words]) => {
-  assert.ok(invoiceUrl && number && expiry && cvv, 'pay-invoice <invoiceUrl> <number> <MM/YY> <cvv> [save=yes] [3ds=pass|fail]');
-  const options = optionsOf(words);
-  const checkoutUrl = await payerCheckout(api, invoiceUrl);
-  const back = await payAtProcessor(api, checkoutUrl, { number, expiry, cvv, threeDs: options['3ds'] === 'fail' ? 'fail' : 'pass' }, options.save === 'yes' ? { saveCard: 'yes' } : {});
-  const landing = await get(back);
-  assert.ok(landing.status < 400, `the return to the service answered ${landing.status}: ${landing.text}`);
+const payInvoice: GuideAction = async (api, [invoiceUrl, ...rest]) => {
+  assert.ok(invoiceUrl, 'pay-invoice <invoiceUrl> <number> <MM/YY> <cvv> [saveCard=yes] [3ds=pass|fail]');
+  await GUIDE_ACTIONS.pay!(api, [await payerCheckout(api, invoiceUrl), ...rest]);
 };
 
 /** `pay-refused <checkoutUrl> <status>`: Pay on the checkout page is answered with that status; no card is asked for. */
