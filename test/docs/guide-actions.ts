@@ -3,12 +3,31 @@
 // `<!-- guide: <name> <args> -->`; the arguments come expanded by the guide's shell.
 import assert from 'node:assert/strict';
 import type { TestApi } from '../support/api';
-import { get, payAtProcessor } from '../checkouts/hosted-flow';
+import { get, payAtProcessor, postPay } from '../checkouts/hosted-flow';
 import { payerCheckout } from '../payment-links/link-flow';
 
 export type GuideAction = (api: TestApi, args: string[]) => Promise<void>;
 
+/**
+ * `pay-invoice <invoiceUrl> <card number> <MM/YY> <cvv> [saveCard=yes] [3ds=pass|fail]`: Pay this
+ * invoice on the hosted invoice page, then the checkout it opens paid as `pay` does (the consent
+ * to keep the card ticked with `saveCard=yes`).
+ */
+const payInvoice: GuideAction = async (api, [invoiceUrl, ...rest]) => {
+  assert.ok(invoiceUrl, 'pay-invoice <invoiceUrl> <number> <MM/YY> <cvv> [saveCard=yes] [3ds=pass|fail]');
+  await GUIDE_ACTIONS.pay!(api, [await payerCheckout(api, invoiceUrl), ...rest]);
+};
+
+/** `pay-refused <checkoutUrl> <status>`: Pay on the checkout page is answered with that status; no card is asked for. */
+const payRefused: GuideAction = async (_api, [checkoutUrl, status]) => {
+  assert.ok(checkoutUrl && status, 'pay-refused <checkoutUrl> <status>');
+  const pressed = await postPay(checkoutUrl, { name: 'Nimal Perera', email: 'nimal@example.com' });
+  assert.equal(pressed.status, Number(status), pressed.text);
+};
+
 export const GUIDE_ACTIONS: Record<string, GuideAction> = {
+  'pay-invoice': payInvoice,
+  'pay-refused': payRefused,
   /**
    * `pay <checkoutUrl> <card number> <MM/YY> <cvv> [3ds=pass|fail] [name=...] [email=...] [phone=...]`:
    * the payer's details and Pay on the checkout page, the card and 3-D Secure at the processor, and back.
