@@ -1,6 +1,7 @@
 // Subscriptions: the create body (the fields built so far), the list's query and the object.
 import { idPattern } from '../../domain/ids';
 import { COLLECTION_METHODS } from '../../domain/invoices';
+import { PAUSE_BEHAVIORS } from '../../domain/pause-collection';
 import { SUBSCRIPTION_STATUSES, TRIAL_END_BEHAVIORS } from '../../domain/subscription-rules';
 import { listQueryProperties } from '../platform/pagination';
 import { customerCreateSchema } from './customer';
@@ -57,8 +58,8 @@ export const subscriptionCreateSchema = object(
     ...notBuiltYet({ couponId: { type: 'string' }, taxRateIds: { type: 'array', maxItems: 5, items: { type: 'string' } } }),
     billingCycleAnchor: {
       type: 'string',
-      default: 'now',
-      description: '`now` (the default: periods counted from the start, or from a trial\'s end). `first_of_month` and a time answer 501 in this version; with a trial, 400 `billing_cycle_anchor_invalid`.',
+      description:
+        '`now` (periods counted from the start, or from a trial\'s end), `first_of_month` (the next midnight on the 1st in Sri Lanka; monthly and yearly prices) or a time after now at most one period ahead; else, or other than `now` with a trial, 400 `billing_cycle_anchor_invalid`. The part period up to it is invoiced now, prorated per the account\'s `proration`; worth less than 1000 cents it goes onto the first renewal invoice. Default: the account\'s `billingCycleAnchor` (`now` with a trial).',
     },
   },
   [],
@@ -87,6 +88,10 @@ export const subscriptionUpdateSchema = object(
       description: 'Only while trialing (else 409 `subscription_change_refused`): `now` ends the trial at once (the first period is billed now), a time (after now, within two years) moves its end.',
     },
     trialEndBehavior,
+    pauseCollection: {
+      ...nullable(object({ behavior: { type: 'string', enum: [...PAUSE_BEHAVIORS] }, resumesAt: { type: 'string', format: 'date-time' } }, ['behavior'])),
+      description: 'Only while the subscription renews (else 409 `subscription_change_refused`): invoices made meanwhile are kept as drafts, marked uncollectible or voided, never collected; collection resumes by itself at `resumesAt` (after now, within two years), or when set to null.',
+    },
     ...notBuiltYet({
       items: { type: 'array', maxItems: 10, items: { type: 'object' } },
       priceId: { type: 'string', pattern: idPattern('price') },
@@ -94,7 +99,6 @@ export const subscriptionUpdateSchema = object(
       prorationBehavior: { type: 'string', enum: ['create_prorations', 'always_invoice', 'none'] },
       prorationDate: { type: 'string', format: 'date-time' },
       paymentBehavior: { type: 'string', enum: ['allow_incomplete', 'pending_if_incomplete'] },
-      pauseCollection: nullable(object({ behavior: { type: 'string', enum: ['keep_as_draft', 'mark_uncollectible', 'void'] }, resumesAt: { type: 'string', format: 'date-time' } }, ['behavior'])),
       couponId: nullable({ type: 'string' }),
       taxRateIds: { type: 'array', maxItems: 5, items: { type: 'string' } },
     }),
@@ -147,7 +151,7 @@ const FIELDS = {
   trialStart: maybeTime,
   trialEnd: maybeTime,
   trialEndBehavior: { type: 'string', enum: [...TRIAL_END_BEHAVIORS] },
-  pauseCollection: { type: 'null' },
+  pauseCollection: nullable(object({ behavior: { type: 'string', enum: [...PAUSE_BEHAVIORS] }, resumesAt: maybeTime }, ['behavior', 'resumesAt'])),
   discount: { type: 'null' },
   taxRateIds: { type: 'array', items: { type: 'string' } },
   subscriptionLinkId: nullable({ type: 'string' }),

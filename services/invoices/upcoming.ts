@@ -15,7 +15,7 @@ import { nextSubscriptionStep, subscriptionChangeRefusal } from '../../domain/su
 import { billingNowOf } from '../test-clocks/billing-now';
 import { invoiceView } from '../../views/invoice';
 import type { ServiceContext, TransactionContext } from '../context';
-import { nextPeriodOf, subscriptionLines } from '../subscriptions/bill-period';
+import { nextPeriodOf, renewalLines } from '../subscriptions/bill-period';
 import { pendingCarriedLines } from './carry-over';
 import { draftRow } from './draft';
 import { writeLast } from '../run';
@@ -59,7 +59,7 @@ export async function renewalInvoice(ctx: Pick<ServiceContext, 'db'>, subscripti
     billing_reason: 'subscription_cycle',
     period_start: period.start,
     period_end: period.end,
-    lines: [...subscriptionLines(items, period), ...carried],
+    lines: [...renewalLines(subscription, items, period), ...carried],
     collection_method: subscription.collection_method,
     days_until_due: subscription.days_until_due,
     memo: null,

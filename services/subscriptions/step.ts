@@ -16,6 +16,7 @@ import { inTransaction } from '../run';
 import { announceUpcomingInvoice } from '../invoices/upcoming';
 import { endSubscription } from './end';
 import { expireIncomplete } from './expire';
+import { resumeCollection } from './pause';
 import { renewSubscription } from './renew';
 import { endTrial, noticeTrialEnd } from './trial';
 
@@ -35,6 +36,7 @@ const STEPS: Record<SubscriptionDue['kind'], (ctx: TransactionContext, subscript
   cancel: (ctx, subscription, at) => endSubscription(ctx, subscription, at, 'requested_by_merchant'),
   invoice_upcoming: announceUpcomingInvoice,
   renew: renewSubscription,
+  resume_collection: resumeCollection,
 };
 
 /**

@@ -7,7 +7,8 @@
 // - `collectionMethod`, `daysUntilDue`: from the next invoice;
 // - `trialEnd` (only while trialing): `now` ends the trial at once, in this request (the first
 //   period is billed now: services/subscriptions/trial.ts), a time moves its end (its notice is
-//   due again); `trialEndBehavior`.
+//   due again); `trialEndBehavior`;
+// - `pauseCollection` (services/subscriptions/pause.ts; null ends it).
 // A change that moves the next step (a trial's end, `cancelAt`) reschedules its workflow.
 // customer.subscription.updated, always.
 import type { CustomerRow } from '../../db/customers';
@@ -15,6 +16,7 @@ import { recordEvent } from '../../db/events';
 import { lockSubscription, updateSubscription, type SubscriptionRow } from '../../db/subscriptions';
 import type { CollectionMethod } from '../../domain/invoices';
 import { ApiError } from '../../domain/errors';
+import { pauseChanges, type PauseBehavior } from '../../domain/pause-collection';
 import { billingDateRefusal, nextSubscriptionStep, sameStep, subscriptionChangeRefusal, type TrialEndBehavior } from '../../domain/subscription-rules';
 import type { TransactionContext } from '../context';
 import { billingNowOf } from '../test-clocks/billing-now';
@@ -34,6 +36,7 @@ export interface UpdateInput {
   daysUntilDue?: number;
   trialEnd?: string;
   trialEndBehavior?: TrialEndBehavior;
+  pauseCollection?: { behavior: PauseBehavior; resumesAt?: string } | null;
   /** The spec's, not built in this version (price changes come with proration): 501. */
   items?: unknown;
   priceId?: string;
@@ -41,16 +44,15 @@ export interface UpdateInput {
   prorationBehavior?: string;
   prorationDate?: string;
   paymentBehavior?: string;
-  pauseCollection?: unknown;
   couponId?: string | null;
   taxRateIds?: string[];
 }
 
-const NOT_BUILT = ['items', 'priceId', 'quantity', 'prorationBehavior', 'prorationDate', 'paymentBehavior', 'pauseCollection', 'couponId', 'taxRateIds'] as const;
+const NOT_BUILT = ['items', 'priceId', 'quantity', 'prorationBehavior', 'prorationDate', 'paymentBehavior', 'couponId', 'taxRateIds'] as const;
 
 export async function updateSubscriptionFields(ctx: TransactionContext, subscriptionId: string, input: UpdateInput): Promise<SubscriptionRow> {
   const notBuilt = NOT_BUILT.filter((field) => input[field] !== undefined);
-  if (notBuilt.length > 0) throw new ApiError('NOT_SUPPORTED', `${notBuilt.join(', ')}: not built in this version (price, quantity, coupon, tax and pause changes come with proration and the next issues); nothing was changed.`);
+  if (notBuilt.length > 0) throw new ApiError('NOT_SUPPORTED', `${notBuilt.join(', ')}: not built in this version (price, quantity, coupon and tax changes come with proration and the next issues); nothing was changed.`);
   const subscription = await lockSubscription(ctx.db, subscriptionId);
   const refusal = subscriptionChangeRefusal(subscription.id, subscription.status, input.trialEnd !== undefined ? 'trial_end' : 'update');
   if (refusal !== null) throw refusal;
@@ -79,6 +81,7 @@ export async function updateSubscriptionFields(ctx: TransactionContext, subscrip
   // Sent to the customer from now on: due in the default 30 days unless told.
   else if (input.collectionMethod === 'send_invoice' && subscription.days_until_due === null) changes.days_until_due = DEFAULT_DAYS_UNTIL_DUE;
   if (input.trialEndBehavior !== undefined) changes.trial_end_behavior = input.trialEndBehavior;
+  if (input.pauseCollection !== undefined) Object.assign(changes, pauseChanges(subscription.id, subscription.status, input.pauseCollection, now));
   const trialEndsNow = input.trialEnd === 'now';
   if (input.trialEnd !== undefined && !trialEndsNow) {
     const trialEnd = new Date(input.trialEnd);

@@ -26,7 +26,7 @@ export const subscriptionRoutes = [
     operationId: 'createSubscription',
     summary: 'Create a subscription',
     description:
-      'Bills its items each period from now, in the customer\'s time (a test clock\'s, if the customer lives on one). With `charge_automatically` (the default) it starts `incomplete` with its first invoice open, charged at once to `cardId` or the customer\'s default card, or paid by the customer at `checkoutUrl`; paid, it is `active`; unpaid after 23 hours, `incomplete_expired`. With `send_invoice` it is `active` at once and each period\'s invoice is emailed to be paid by its due date. Renewals follow at each period\'s end, counted from the start (31 January, then 28 February, then 31 March).',
+      'Bills its items each period from now, in the customer\'s time (a test clock\'s, if the customer lives on one). With `charge_automatically` (the default) it starts `incomplete` with its first invoice open, charged at once to `cardId` or the customer\'s default card, or paid by the customer at `checkoutUrl`; paid, it is `active`; unpaid after 23 hours, `incomplete_expired`. With `send_invoice` it is `active` at once and each period\'s invoice is emailed to be paid by its due date. Renewals follow at each period\'s end, counted from the start (31 January, then 28 February, then 31 March), or from `billingCycleAnchor` (the account\'s default when none is named), the part period up to it billed first.',
     tag: TAG,
     auth: { permission: 'billing:write' },
     idempotent: true,
@@ -72,7 +72,7 @@ export const subscriptionRoutes = [
     operationId: 'updateSubscription',
     summary: 'Update a subscription',
     description:
-      'Changes only the fields sent, none of which changes a price (price and quantity changes come with proration): `cardId` (a card of this customer, for the renewals), `cancelAtPeriodEnd` or `cancelAt` (setting one withdraws the other; `cancelAt` null withdraws it), `cancellationDetails`, `reference`, `collectionMethod` and `daysUntilDue` (from the next invoice), `trialEnd` (only while trialing: `now` ends the trial at once and bills the first period; a time moves it) and `trialEndBehavior`. Sends `customer.subscription.updated`.',
+      'Changes only the fields sent, none of which changes a price (price and quantity changes come with proration): `cardId` (a card of this customer, for the renewals), `cancelAtPeriodEnd` or `cancelAt` (setting one withdraws the other; `cancelAt` null withdraws it), `cancellationDetails`, `reference`, `collectionMethod` and `daysUntilDue` (from the next invoice), `trialEnd` (only while trialing: `now` ends the trial at once and bills the first period; a time moves it), `trialEndBehavior` and `pauseCollection` (only while it renews). Sends `customer.subscription.updated`.',
     tag: TAG,
     auth: { permission: 'billing:write' },
     idempotent: true,
