@@ -1,5 +1,5 @@
 // `npm run bench`: every benchmark the issues ask for, printed with its target. Names given after
-// it run only those, in this order (`npm run bench -- payments checkouts`): for ratio runs of the
+// it run only those, in the usual order (`npm run bench -- payments checkouts`): for ratio runs of the
 // benchmarks concerned, with the ones before them kept when what they leave behind is the question.
 import { benchDatabase, type BenchDatabase } from './database';
 import { runEmbeddedEngineBench } from './embedded-engine';
