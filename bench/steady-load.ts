@@ -1,9 +1,9 @@
 // The open loop of `steadyLoad` (load.ts), in a worker thread of its own. The latency of a request
-// counts from when it was due, so a pause of the load generator counts against the server; run in
-// the benchmark's own heap, the generator paused for its mark-compacts: what the benchmarks before
-// had left there (autocannon's rounds, the platform benchmark) made each 20 to 70 ms, and the
-// response bodies it received (off-heap buffers, 12 MB a second for pages of 25 payments) called
-// for several in each 4-second run. A worker starts with a heap of its own, small and clean.
+// counts from when it was due, so a pause of the load generator counts against the server. Run in
+// the benchmark's own heap, the generator paused for mark-compacts: the response buffers of a page
+// of 25 payments at half rate called for two to seven in each 4-second run, each 11 to 227 ms in a
+// heap grown by the benchmarks before (bench/HISTORY.md, session 18). A worker's heap is its own,
+// small and clean: there they all but went.
 import http from 'node:http';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 
