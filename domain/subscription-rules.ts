@@ -42,7 +42,7 @@ export const UPCOMING_NOTICE_DAYS = 3;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** What falls due next in a subscription's life, at `at` (ms since the epoch) in the customer's time. */
-export type SubscriptionDue = { kind: 'expire_incomplete' | 'trial_will_end' | 'trial_end' | 'cancel' | 'invoice_upcoming' | 'renew'; at: number };
+export type SubscriptionDue = { kind: 'expire_incomplete' | 'trial_will_end' | 'trial_end' | 'cancel' | 'invoice_upcoming' | 'renew' | 'pending_update_expires'; at: number };
 
 /** A subscription's next instant: a due step, nothing until the merchant changes it (`idle`: paused), or `ended`. */
 export type SubscriptionNext = SubscriptionDue | { kind: 'idle' } | { kind: 'ended' };
@@ -59,17 +59,27 @@ export interface SubscriptionTimes {
   upcoming_notice_for: Date | null;
   cancel_at_period_end: boolean;
   cancel_at: Date | null;
+  /** A change waiting for its invoice, dropped at `expiresAt` (DESIGN.md "Subscription changes"). */
+  pending_update?: { expiresAt: string } | null;
 }
 
 /**
  * The next step of a subscription's life, from its row alone (its workflow asks after every step
- * and every change): an incomplete one expires 23 hours after it was made; a trial is noticed
+ * and every change): a change waiting for its invoice is dropped at its `expiresAt` when that
+ * comes first; an incomplete one expires 23 hours after it was made; a trial is noticed
  * three days before its end (at once when shorter) and then ends; a `cancelAt` inside the current
  * period (or trial) ends it there; otherwise invoice.upcoming three days before the period's end
  * (when it will renew and the period is longer than that), then the period's end renews it (or
  * ends it, when canceled at period end).
  */
 export function nextSubscriptionStep(s: SubscriptionTimes): SubscriptionNext {
+  const next = stepWithoutPendingUpdate(s);
+  if (s.pending_update === undefined || s.pending_update === null || next.kind === 'ended') return next;
+  const expiresAt = Date.parse(s.pending_update.expiresAt);
+  return 'at' in next && next.at < expiresAt ? next : { kind: 'pending_update_expires', at: expiresAt };
+}
+
+function stepWithoutPendingUpdate(s: SubscriptionTimes): SubscriptionNext {
   if (ENDED_STATUSES.includes(s.status)) return { kind: 'ended' };
   if (s.status === 'paused') return { kind: 'idle' };
   if (s.status === 'incomplete') return { kind: 'expire_incomplete', at: s.created_at.getTime() + INCOMPLETE_EXPIRY_MS };

@@ -139,6 +139,8 @@ export async function createSubscription(ctx: TransactionContext, scope: Account
     success_url: input.successUrl ?? null,
     cancel_url: input.cancelUrl ?? null,
     test_clock_id: customer.test_clock_id,
+    pending_update: null,
+    prorations_pending: false,
     created_at: now,
   };
   const items: SubscriptionItemRow[] = asked.map((item) => ({ id: newId('subscriptionItem', now.getTime()), subscription_id: subscription.id, price_id: item.priceId, quantity: item.quantity ?? 1, created_at: now }));

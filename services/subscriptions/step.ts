@@ -16,6 +16,7 @@ import { inTransaction } from '../run';
 import { announceUpcomingInvoice } from '../invoices/upcoming';
 import { endSubscription } from './end';
 import { expireIncomplete } from './expire';
+import { dropPendingUpdate } from './pending-update';
 import { renewSubscription } from './renew';
 import { endTrial, noticeTrialEnd } from './trial';
 
@@ -26,7 +27,7 @@ export interface StepReads {
 }
 
 /** The steps that can end a subscription before its period's end, voiding its open invoices. */
-const ENDING_STEPS: readonly SubscriptionDue['kind'][] = ['expire_incomplete', 'trial_end', 'cancel'];
+const ENDING_STEPS: readonly SubscriptionDue['kind'][] = ['expire_incomplete', 'trial_end', 'cancel', 'pending_update_expires'];
 
 const STEPS: Record<SubscriptionDue['kind'], (ctx: TransactionContext, subscription: SubscriptionRow, at: Date, reads: StepReads) => Promise<SubscriptionRow>> = {
   expire_incomplete: expireIncomplete,
@@ -35,6 +36,7 @@ const STEPS: Record<SubscriptionDue['kind'], (ctx: TransactionContext, subscript
   cancel: (ctx, subscription, at) => endSubscription(ctx, subscription, at, 'requested_by_merchant'),
   invoice_upcoming: announceUpcomingInvoice,
   renew: renewSubscription,
+  pending_update_expires: dropPendingUpdate,
 };
 
 /**

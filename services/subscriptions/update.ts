@@ -1,5 +1,8 @@
-// Update a subscription (POST /v1/subscriptions/{id}): the fields that change no price (price and
-// quantity changes come with proration). Only the fields sent change; the time is the customer's.
+// Update a subscription (POST /v1/subscriptions/{id}). Only the fields sent change; the time is the
+// customer's.
+// - `items`, `priceId`, `quantity` with `prorationBehavior`, `prorationDate`, `paymentBehavior`:
+//   a change of items, prorated (services/subscriptions/change.ts), made first, from the items and
+//   period as they stand;
 // - `cardId`: a card of this customer, charged for the renewals (and, from then on, the invoices
 //   still collected: each attempt takes the card on file as it is then);
 // - `cancelAtPeriodEnd` and `cancelAt` (the two exclusive: setting one withdraws the other; null
@@ -23,8 +26,10 @@ import { showSubscription } from './show';
 import { endTrial } from './trial';
 import { checkUsableCard } from './usable-card';
 import { DEFAULT_DAYS_UNTIL_DUE } from '../invoices/create';
+import type { PaymentBehavior } from '../../domain/subscription-changes';
+import { asksItemChange, makeChange, prepareChange, type ChangeInput } from './change';
 
-export interface UpdateInput {
+export interface UpdateInput extends ChangeInput {
   cardId?: string;
   cancelAtPeriodEnd?: boolean;
   cancelAt?: string | null;
@@ -34,27 +39,29 @@ export interface UpdateInput {
   daysUntilDue?: number;
   trialEnd?: string;
   trialEndBehavior?: TrialEndBehavior;
-  /** The spec's, not built in this version (price changes come with proration): 501. */
-  items?: unknown;
-  priceId?: string;
-  quantity?: number;
-  prorationBehavior?: string;
-  prorationDate?: string;
-  paymentBehavior?: string;
+  paymentBehavior?: PaymentBehavior;
+  /** The spec's, not built in this version (pauses, coupons and taxes come with the next issues): 501. */
   pauseCollection?: unknown;
   couponId?: string | null;
   taxRateIds?: string[];
 }
 
-const NOT_BUILT = ['items', 'priceId', 'quantity', 'prorationBehavior', 'prorationDate', 'paymentBehavior', 'pauseCollection', 'couponId', 'taxRateIds'] as const;
+const NOT_BUILT = ['pauseCollection', 'couponId', 'taxRateIds'] as const;
+
+/** A change of items, prepared from the subscription as locked and made in this transaction. */
+async function changeItems(ctx: TransactionContext, subscription: SubscriptionRow, input: UpdateInput, now: Date): Promise<SubscriptionRow> {
+  if (!asksItemChange(input)) return subscription;
+  return makeChange(ctx, subscription, await prepareChange(ctx, subscription, input, now), input.paymentBehavior);
+}
 
 export async function updateSubscriptionFields(ctx: TransactionContext, subscriptionId: string, input: UpdateInput): Promise<SubscriptionRow> {
   const notBuilt = NOT_BUILT.filter((field) => input[field] !== undefined);
-  if (notBuilt.length > 0) throw new ApiError('NOT_SUPPORTED', `${notBuilt.join(', ')}: not built in this version (price, quantity, coupon, tax and pause changes come with proration and the next issues); nothing was changed.`);
+  if (notBuilt.length > 0) throw new ApiError('NOT_SUPPORTED', `${notBuilt.join(', ')}: not built in this version (coupon, tax and pause changes come with the next issues); nothing was changed.`);
   const subscription = await lockSubscription(ctx.db, subscriptionId);
   const refusal = subscriptionChangeRefusal(subscription.id, subscription.status, input.trialEnd !== undefined ? 'trial_end' : 'update');
   if (refusal !== null) throw refusal;
   const now = await billingNowOf(ctx, subscription.customer_id);
+  const changed = await changeItems(ctx, subscription, input, now);
   const changes: Partial<SubscriptionRow> = {};
   if (input.cardId !== undefined) {
     const customer = (await ctx.db('customers').where({ id: subscription.customer_id }).first('account_id', 'mode', 'email')) as Pick<CustomerRow, 'account_id' | 'mode' | 'email'>;
@@ -87,7 +94,7 @@ export async function updateSubscriptionFields(ctx: TransactionContext, subscrip
     // The paid periods are counted from the trial's end.
     Object.assign(changes, { trial_end: trialEnd, current_period_end: trialEnd, billing_cycle_anchor: trialEnd });
   }
-  let updated = Object.keys(changes).length === 0 ? subscription : await updateSubscription(ctx.db, subscription.id, changes);
+  let updated = Object.keys(changes).length === 0 ? changed : await updateSubscription(ctx.db, subscription.id, changes);
   if (trialEndsNow) updated = await endTrial(ctx, updated, now);
   if (!sameStep(nextSubscriptionStep(subscription), nextSubscriptionStep(updated))) await rescheduleSubscription(ctx, updated);
   // A trial ended now has told of the change already (customer.subscription.updated, or .deleted).
