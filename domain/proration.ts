@@ -45,7 +45,8 @@ export function prorationLine(item: BilledItem, sign: 1 | -1, window: ProrationW
   return {
     description: `${sign < 0 ? 'Unused' : 'Remaining'} time on ${item.quantity} × ${item.productName}`,
     quantity: item.quantity,
-    unitAmountCents: Math.round(amountCents / item.quantity),
+    // Per unit, to the cent, half away from zero (the line's amount is exact).
+    unitAmountCents: Math.sign(amountCents) * Math.round(Math.abs(amountCents) / item.quantity),
     amountCents,
     periodStart: window.at.toISOString(),
     periodEnd: window.end.toISOString(),
