@@ -74,7 +74,8 @@ export async function prepareChange(ctx: Pick<ServiceContext, 'db'>, subscriptio
     throw new ApiError('subscription_change_refused', `The subscription ${subscription.id} is incomplete: its items change once its first invoice is paid.`);
   }
   const period = { start: subscription.current_period_start, end: subscription.current_period_end };
-  const at = input.prorationDate === undefined ? new Date(Math.min(now.getTime(), period.end.getTime())) : new Date(input.prorationDate);
+  // Now by default, kept inside the period (a renewal due this instant may not have been taken yet).
+  const at = input.prorationDate === undefined ? new Date(Math.min(Math.max(now.getTime(), period.start.getTime()), period.end.getTime())) : new Date(input.prorationDate);
   const dateRefusal = input.prorationDate === undefined ? null : prorationDateRefusal(at, period, now);
   if (dateRefusal !== null) throw dateRefusal;
   const before = await itemsOf(ctx.db, [subscription.id]);
