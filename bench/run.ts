@@ -8,6 +8,7 @@ import { runPaymentReadBench } from './payments';
 import { runRefundBench } from './refunds';
 import { runWebhookBench } from './webhooks';
 import { runBillingBench } from './billing';
+import { runSubscriptionChangeBench } from './subscription-changes';
 import { runAsCommand } from './command';
 
 async function main(): Promise<void> {
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
     await runCardChargeBench(database);
     await runWebhookBench(database);
     await runBillingBench(database);
+    await runSubscriptionChangeBench(database);
     await runEmbeddedEngineBench();
   } finally {
     await database.close();

@@ -13,7 +13,9 @@ import type { StepReads } from '../subscriptions/step';
 import type { InvoiceRow } from '../../db/invoices';
 import { ApiError } from '../../domain/errors';
 import { nextSubscriptionStep, subscriptionChangeRefusal } from '../../domain/subscription-rules';
-import { billingNowOf } from '../test-clocks/billing-now';
+import { nowOnClock } from '../test-clocks/billing-now';
+import { customerTimes } from '../../db/customers';
+import { batchedRead } from '../owned';
 import { invoiceView } from '../../views/invoice';
 import type { ServiceContext, TransactionContext } from '../context';
 import { nextPeriodOf, subscriptionDraft, subscriptionLines } from '../subscriptions/bill-period';
@@ -79,15 +81,20 @@ export interface InvoicePreviewInput extends ChangeInput {
 export async function previewInvoice(ctx: Pick<ServiceContext, 'db' | 'clock'>, subscription: SubscriptionRow, input: InvoicePreviewInput): Promise<InvoiceRow> {
   const refusal = subscriptionChangeRefusal(subscription.id, subscription.status, 'update');
   if (refusal !== null) throw refusal;
-  const now = await billingNowOf(ctx, subscription.customer_id);
+  // The customer's time, and whether an amount carried over waits for their next invoice: one read.
+  const customer = await batchedRead(ctx.db, 'customer times', async (db, ids) => {
+    const times = await customerTimes(db, ids);
+    return ids.map((id) => times.get(id)!);
+  })(subscription.customer_id);
+  const now = nowOnClock(ctx, customer.frozen_time);
   if (!asksItemChange(input)) {
     const dateRefusal = input.prorationDate === undefined ? null : prorationDateRefusal(new Date(input.prorationDate), { start: subscription.current_period_start, end: subscription.current_period_end }, now);
     if (dateRefusal !== null) throw dateRefusal;
-    return upcomingInvoice(ctx, subscription);
+    return upcomingInvoice(ctx, subscription, { carries: customer.carries });
   }
   const { plan, after } = await prepareChange(ctx, subscription, input, now);
-  if (plan.invoice === null) return renewalInvoice(ctx, subscription, { items: after, prorations: plan.pending });
-  const carried = await pendingCarriedLines(ctx, subscription.customer_id);
+  if (plan.invoice === null) return renewalInvoice(ctx, subscription, { items: after, prorations: plan.pending, carries: customer.carries });
+  const carried = customer.carries ? await pendingCarriedLines(ctx, subscription.customer_id) : [];
   return subscriptionDraft(subscription, { id: upcomingInvoiceId(subscription.id), reason: 'subscription_update', period: plan.invoice.period, lines: [...plan.invoice.lines, ...carried], createdAt: now });
 }
 

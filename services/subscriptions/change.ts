@@ -13,8 +13,8 @@
 // subscription's workflow drops it, voiding the invoice, at its `expiresAt`.
 import { newId } from '../../crypto/ids';
 import { insertPendingProrations } from '../../db/pending-prorations';
-import { findPricedRow } from '../../db/prices';
-import { itemsOf, lockSubscription, replaceItems, updateSubscription, type PricedItem, type SubscriptionItemRow, type SubscriptionRow } from '../../db/subscriptions';
+import { findPricedRows } from '../../db/prices';
+import { itemsBySubscription, lockSubscription, replaceItems, updateSubscription, type PricedItem, type SubscriptionItemRow, type SubscriptionRow } from '../../db/subscriptions';
 import { ApiError } from '../../domain/errors';
 import type { ProratedItem, ProrationUnit } from '../../domain/proration';
 import {
@@ -31,6 +31,7 @@ import {
 } from '../../domain/subscription-changes';
 import type { ServiceContext, TransactionContext } from '../context';
 import { priceUnavailable } from '../prices/usable';
+import { batchedRead } from '../owned';
 import { billedItems, billPeriod, recurrenceOf } from './bill-period';
 
 export interface ChangeInput {
@@ -60,6 +61,14 @@ export interface PreparedChange {
  */
 const PRORATION_UNIT: ProrationUnit = 'second';
 
+// A preview is a read: under load its reads are batched with the other previews' (services/owned.ts).
+const itemsRead = (db: ServiceContext['db']) =>
+  batchedRead(db, 'subscription items', async (reader, ids) => {
+    const bySubscription = await itemsBySubscription(reader, ids);
+    return ids.map((id) => bySubscription.get(id)!);
+  });
+const priceRead = (db: ServiceContext['db']) => batchedRead(db, 'priced rows', findPricedRows);
+
 const prorated = (items: readonly PricedItem[]): ProratedItem[] => billedItems(items).map((billed, i) => ({ ...billed, itemId: items[i]!.id }));
 
 /**
@@ -78,12 +87,12 @@ export async function prepareChange(ctx: Pick<ServiceContext, 'db'>, subscriptio
   const at = input.prorationDate === undefined ? new Date(Math.min(Math.max(now.getTime(), period.start.getTime()), period.end.getTime())) : new Date(input.prorationDate);
   const dateRefusal = input.prorationDate === undefined ? null : prorationDateRefusal(at, period, now);
   if (dateRefusal !== null) throw dateRefusal;
-  const before = await itemsOf(ctx.db, [subscription.id]);
+  const before = await itemsRead(ctx.db)(subscription.id);
   const wanted = wantedItems(before.map((item) => ({ id: item.id, priceId: item.price_id, quantity: item.quantity })), input);
   const after: PricedItem[] = [];
   for (const [i, item] of wanted.entries()) {
     const kept = before.find((b) => b.id === item.id);
-    const price = kept?.price_id === item.priceId ? kept.price : await findPricedRow(ctx.db, item.priceId);
+    const price = kept?.price_id === item.priceId ? kept.price : await priceRead(ctx.db)(item.priceId);
     const path = input.items === undefined ? 'priceId' : `items[${i}].priceId`;
     // As on create: another account's price is answered as none.
     if (price === undefined || price.account_id !== subscription.account_id) throw new ApiError('items_invalid', `No price of yours with id ${item.priceId}.`, { fields: [{ path, message: 'No such price.' }] });
