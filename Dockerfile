@@ -11,7 +11,7 @@ RUN npm ci
 COPY . .
 
 # Listen on every interface inside the container; compose publishes the port (on 127.0.0.1).
-# Beyond loopback /metrics answers only with METRICS_TOKEN set (else 404): docs/operations.md.
+# Beyond loopback /metrics answers only with METRICS_TOKEN set (else 404): docs/operators/monitoring.md.
 ENV HOST=0.0.0.0 \
     PORT=3000 \
     NODE_ENV=production

@@ -13,6 +13,7 @@ import { uncachedActiveKeys, type ActiveKeys } from '../db/active-key-cache';
 import { ApiError } from '../domain/errors';
 import { createProcessors } from '../processor';
 import { sandboxRouter } from '../processor/sandbox';
+import { docsSite } from './docs/docs-pages';
 import { errorPage } from './docs/error-page';
 import { referencePage } from './docs/reference-page';
 import { openApiDocument } from './openapi/document';
@@ -66,6 +67,14 @@ function pagesRouter(routes: RouteSpec[], config: Config): Router<ApiState> {
     reference ??= referencePage(openApiDocument(routes, config.publicBaseUrl) as never);
     ctx.type = 'html';
     ctx.body = reference;
+  });
+  // The Markdown pages: after the two above, which have paths of their own under /docs.
+  router.get(['/docs', '/docs/*page'], (ctx) => {
+    const docs = docsSite();
+    const page = ctx.path === '/docs' ? docs.contents(typeof ctx.query.q === 'string' ? ctx.query.q : '') : docs.page(ctx.path);
+    ctx.type = 'html';
+    ctx.status = page === undefined ? 404 : 200;
+    ctx.body = page ?? docs.notFound(ctx.path);
   });
   return router;
 }

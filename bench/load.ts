@@ -17,7 +17,7 @@ export interface Figures {
 /**
  * The Node flags `npm start` gives the service, read from its script in package.json (a young
  * generation of 32 MB semi-spaces instead of 16, so a request's garbage dies young instead of
- * being promoted; one V8 helper thread instead of four: see docs/checkouts.md): every server in a
+ * being promoted; one V8 helper thread instead of four: see docs/operators/scaling.md): every server in a
  * benchmark runs with them.
  */
 export const SERVICE_NODE_FLAGS = packageJson.scripts.start.split(/\s+/).filter((arg) => arg.startsWith('--'));

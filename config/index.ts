@@ -1,5 +1,5 @@
 // The service's configuration, read once from the environment (names are a fixed contract: see
-// DESIGN.md). Everything else receives a Config rather than reading process.env itself.
+// docs/contributors/decisions.md). Everything else receives a Config rather than reading process.env itself.
 import path from 'node:path';
 import { CHECKOUT_LIFETIME_MS } from '../domain/checkout-rules';
 import { loadPlans, type Plan } from './plans';
@@ -39,7 +39,7 @@ export interface Config {
   webhookTimeoutMs: number;
   /**
    * How long after its approval a test payment settles at the sandbox processor, which refunds
-   * only settled payments (KASI_SANDBOX_SETTLEMENT_MS; see docs/refunds.md).
+   * only settled payments (KASI_SANDBOX_SETTLEMENT_MS; see docs/reference/refunds.md).
    */
   sandboxSettlementMs: number;
   /**

@@ -1,7 +1,7 @@
 // The process's Prometheus metrics (prom-client), served at GET /metrics. One registry per process:
 // the API, the activities and the orchestration all count into it. Gauges that describe a part
 // (the database pool, open workflows) read it when scraped, from the parts the running service
-// registered (`watch...`), so nothing is polled between scrapes. docs/operations.md lists every
+// registered (`watch...`), so nothing is polled between scrapes. docs/operators/monitoring.md lists every
 // metric with its labels.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type LabelValues } from 'prom-client';
 

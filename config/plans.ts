@@ -1,6 +1,6 @@
 // Account plans: the monthly limit on card payments and the fee schedule. Configuration, not
 // code: KASI_PLANS_FILE may point at a JSON file of the same shape to replace these defaults
-// (see docs/account.md).
+// (see docs/reference/account.md).
 import { readFileSync } from 'node:fs';
 import { DEFAULT_PLAN, type Plan } from '../domain/plans';
 

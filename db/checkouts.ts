@@ -21,7 +21,7 @@ export interface CheckoutRow {
   success_url: string | null;
   cancel_url: string | null;
   save_card: boolean;
-  /** The merchant named the customer (a secret key's checkout with `customer`): docs/cards.md. */
+  /** The merchant named the customer (a secret key's checkout with `customer`): docs/reference/cards.md. */
   customer_named: boolean;
   expires_at: Date;
   created_at: Date;

@@ -13,7 +13,7 @@ export class SecretKeyMismatchError extends Error {
   constructor(readonly expected: string, readonly actual: string) {
     super(
       `this process's secret key (fingerprint ${actual}) is not the one this database's secrets are sealed with (fingerprint ${expected}). ` +
-        'Every server, worker and CLI on one database must use the same key: set KASI_SECRET_KEY to it (see docs/backups-and-upgrades.md, "The secret key").',
+        'Every server, worker and CLI on one database must use the same key: set KASI_SECRET_KEY to it (see docs/operators/backups-and-upgrades.md, "The secret key").',
     );
     this.name = 'SecretKeyMismatchError';
   }

@@ -1,5 +1,5 @@
 // Saved cards' schedules, shared by their services and workflows: how often a charge's workflow
-// asks the processor for the outcome, and when card.expiring goes out (docs/cards.md).
+// asks the processor for the outcome, and when card.expiring goes out (docs/reference/cards.md).
 import { colomboMonth } from './time';
 
 /** The newest this many active cards make GET /v1/cards: one list, no pages (the spec's Limits). */

@@ -1,5 +1,5 @@
 // Which processor takes a mode's payments: the sandbox in test mode. Live mode has no adapter
-// yet (docs/checkouts.md), so live payments cannot be handed over.
+// yet (docs/reference/checkouts.md), so live payments cannot be handed over.
 import type { Knex } from 'knex';
 import type { Mode } from '../domain/api-keys';
 import type { Clock } from '../domain/clock';

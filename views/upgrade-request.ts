@@ -1,5 +1,5 @@
 // The public UpgradeRequest object: a merchant's request for a bigger plan, and its decision. It is
-// about the account, the same in both modes, so it has no `mode` (see docs/account.md).
+// about the account, the same in both modes, so it has no `mode` (see docs/reference/account.md).
 import type { UpgradeRequestRow } from '../db/upgrade-requests';
 import { timestamp } from '../domain/time';
 

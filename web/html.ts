@@ -61,6 +61,11 @@ ${body}
 
 const DOCS_STYLE = stylesheet(`body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:0 auto;padding:1rem;color:#1a1a1a}
 code{background:#f1f1f1;padding:0 .2em;border-radius:3px}
+pre{background:#f6f8fa;border:1px solid #ddd;border-radius:4px;padding:.75rem;overflow-x:auto;line-height:1.4}
+pre code{background:none;padding:0}
+blockquote{margin:0;padding:0 1rem;border-left:4px solid #ddd;color:#444}
+nav{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;align-items:center;border-bottom:1px solid #ddd;padding-bottom:.5rem}
+input,button{font:inherit}
 table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #ccc;padding:.4rem;text-align:left;vertical-align:top}
 section{border-top:1px solid #ddd;margin-top:1.5rem}
 :target{background:#fff7d6}

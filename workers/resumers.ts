@@ -1,5 +1,5 @@
 // Boot-time restart: one resumer per long-lived object kind, each returning the workflow start of
-// every object of its kind that is not yet final (see docs/orchestration.md).
+// every object of its kind that is not yet final (see docs/operators/orchestration.md).
 import type { Knex } from 'knex';
 import type { Clock } from '../domain/clock';
 import { openCheckouts } from '../db/checkouts';

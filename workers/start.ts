@@ -1,6 +1,8 @@
 // `npm start`: everything in one process on embedded defaults: the database (DATABASE_URL or the
 // embedded PostgreSQL), migrations, the orchestration (Temporal with TEMPORAL_ADDRESS, else the
-// embedded engine), the API and hosted pages. Prints `listening on http://HOST:PORT` when ready.
+// embedded engine), the API and hosted pages. Prints `listening on http://HOST:PORT` when ready
+// (tests and tools wait for that line), then where the docs are and how to make a merchant: what
+// a newcomer needs next.
 import { loadConfig } from '../config';
 import { createLogger } from '../config/logger';
 import { openDatabase } from '../db/connection';
@@ -22,6 +24,8 @@ async function main(): Promise<void> {
   purge.unref();
   const publicNote = running.config.publicBaseUrl === running.url ? '' : ` (public address ${running.config.publicBaseUrl})`;
   console.log(`listening on ${running.url}${publicNote}`);
+  console.log(`docs: ${running.config.publicBaseUrl}/docs`);
+  console.log('make a merchant: npx kasi merchant create --name "Your shop" --json');
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -1,4 +1,4 @@
-// GET /v1/account: the account as the key's mode sees it (see docs/account.md).
+// GET /v1/account: the account as the key's mode sees it (see docs/reference/account.md).
 import { accountInMode } from '../../services/account/show';
 import { defineRoute } from '../platform/route';
 import { accountSchema } from '../schemas/account';

@@ -1,6 +1,6 @@
 // Saved cards: GET /v1/cards (one list of the newest 200), GET /v1/cards/{id}, DELETE
 // /v1/cards/{id}, POST /v1/cards/{id}/charge. Cards are kept by the checkout's settlement
-// (services/cards/keep.ts); see docs/cards.md.
+// (services/cards/keep.ts); see docs/reference/cards.md.
 import { idPattern } from '../../domain/ids';
 import type { SavedCardRow } from '../../db/saved-cards';
 import type { Processors } from '../../processor';

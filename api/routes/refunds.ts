@@ -1,5 +1,5 @@
 // Refunds: POST /v1/refunds, GET /v1/refunds (paymentId filter, newest first) and
-// GET /v1/refunds/{id}. See docs/refunds.md.
+// GET /v1/refunds/{id}. See docs/reference/refunds.md.
 import { refundsQuery, type RefundRow } from '../../db/refunds';
 import { createRefund, type RefundInput } from '../../services/refunds/create';
 import { refundView } from '../../views/refund';

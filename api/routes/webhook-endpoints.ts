@@ -1,6 +1,6 @@
 // Webhook endpoints for a dashboard (the CLI calls the same services): create, list, read,
 // update, rotate the secret, send a test.ping, list deliveries with their attempts, and re-send a
-// delivery by hand. See docs/webhooks.md.
+// delivery by hand. See docs/reference/webhooks.md.
 import { idPattern } from '../../domain/ids';
 import { webhookEndpointsQuery, type WebhookEndpointRow } from '../../db/webhook-endpoints';
 import { attemptsOf, deliveriesOfEndpointQuery, type WebhookDeliveryRow } from '../../db/webhook-deliveries';

@@ -1,5 +1,5 @@
 // Payment links: what a link sells is a checkout's purchase (the same properties and rules), and
-// each payer gets a checkout of it. See docs/payment-links.md.
+// each payer gets a checkout of it. See docs/reference/payment-links.md.
 import { idPattern } from '../../domain/ids';
 import { CURRENCY } from '../../domain/money';
 import { checkoutCreateSchema, purchaseProperties, purchaseRule, returnUrlSchema } from './checkout';

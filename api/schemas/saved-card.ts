@@ -1,5 +1,5 @@
 // Saved cards: the Saved card object, the list's query and envelope (one list of the newest 200),
-// and the charge's body. See docs/cards.md.
+// and the charge's body. See docs/reference/cards.md.
 import { SAVED_CARD_LIST_SIZE } from '../../domain/saved-cards';
 import { idPattern } from '../../domain/ids';
 import { listQueryProperties } from '../platform/pagination';

@@ -1,5 +1,5 @@
 // Upgrade requests: a merchant asks for a plan with a higher monthly limit; an operator decides.
-// See docs/account.md.
+// See docs/reference/account.md.
 import { idPattern } from '../../domain/ids';
 import { listQueryProperties } from '../platform/pagination';
 import { named, nullable, object, timestampSchema } from './json-schema';

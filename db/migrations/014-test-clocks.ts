@@ -1,6 +1,6 @@
 // Test clocks (DESIGN.md, "Test clocks"): a test-mode clock a merchant moves forward by hand, and
 // the customers living in its time. `clock_waits` holds the next instant each workflow of such a
-// customer waits for: an advance steps the clock through them in order (docs/test-clocks.md).
+// customer waits for: an advance steps the clock through them in order (docs/reference/test-clocks.md).
 import type { Knex } from 'knex';
 
 export async function up(knex: Knex): Promise<void> {

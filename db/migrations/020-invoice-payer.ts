@@ -1,5 +1,5 @@
 // The payment that paid an invoice (null while unpaid, and for one paid without a card payment):
-// a payment that succeeds for an invoice it did not pay is refunded (docs/invoices.md "One
+// a payment that succeeds for an invoice it did not pay is refunded (docs/reference/invoices.md "One
 // invoice, one payment"), and the paid invoice's page shows the card that paid it. Invoices paid
 // before this are given their first payment that succeeded.
 import type { Knex } from 'knex';

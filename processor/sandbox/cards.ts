@@ -1,5 +1,5 @@
 // The sandbox's test cards and its rules: only these numbers are accepted; the CVV is 100 (1000
-// for American Express); the expiry decides the outcome (docs/checkouts.md lists them all).
+// for American Express); the expiry decides the outcome (docs/reference/checkouts.md lists them all).
 import type { CardScheme } from '../../domain/card';
 import type { DeclineCode } from '../port';
 

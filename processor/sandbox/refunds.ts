@@ -3,7 +3,7 @@
 // (KASI_SANDBOX_SETTLEMENT_MS, a few seconds), and a refund asked for before then is reported
 // pending until that moment. A refund is decided when it is asked for: it fails when the sandbox
 // has no approved payment with that reference, or when the payment's card has expiry 09/39 (the
-// test card whose bank returns refunds: docs/refunds.md); otherwise it succeeds.
+// test card whose bank returns refunds: docs/reference/refunds.md); otherwise it succeeds.
 import type { Knex } from 'knex';
 import { DEFAULT_SANDBOX_SETTLEMENT_MS } from '../../config';
 import type { Clock } from '../../domain/clock';

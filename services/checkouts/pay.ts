@@ -2,7 +2,7 @@
 // details and card-keeping consent kept, the month's room checked under a per-account lock), then
 // the customer is handed to the processor's page and the checkout's workflow told of the attempt.
 // A checkout of an invoice (made on its page) is paid only while the invoice is open with no other
-// charge of it with the processor, checked under the invoice's lock (docs/invoices.md "One
+// charge of it with the processor, checked under the invoice's lock (docs/reference/invoices.md "One
 // invoice, one payment"): the card is not charged for an invoice voided or paid meanwhile.
 import { accountRefusal } from '../../domain/account-rules';
 import { checkoutClosureRefusal } from '../../domain/checkout-rules';

@@ -9,7 +9,7 @@
 // then unpaid). A charge once made is asked about until decided, whatever became of the invoice
 // meanwhile, and one that succeeded for an invoice it did not pay (voided, or paid by another
 // payment, while the bank decided) is refunded (refund-late-payment.ts); while another payment of
-// the invoice is with the processor (on its page) an attempt waits for it (docs/invoices.md "One
+// the invoice is with the processor (on its page) an attempt waits for it (docs/reference/invoices.md "One
 // invoice, one payment"). A renewal storm runs every step of this at once for one account, so the attempts
 // asked for at one moment are taken together (chargeInvoices): their invoices read with all they
 // need in one statement (db/invoice-charges.ts), their payments written in one simple query that

@@ -1,7 +1,7 @@
 // The customer presses Pay on the hosted invoice page: a checkout of the amount due (no
 // Idempotency-Key; one left unpaid expires after 30 minutes) whose payment carries `invoiceId`, so
 // its success pays the invoice (services/checkouts/settle-attempt.ts). One invoice, one payment
-// (docs/invoices.md): under the invoice's lock, a checkout of it still open for the amount due is
+// (docs/reference/invoices.md): under the invoice's lock, a checkout of it still open for the amount due is
 // handed out again rather than a second one made, and Pay on it checks the invoice again
 // (services/checkouts/pay.ts). A subscription's invoice offers to keep the card for its renewals.
 // Refused while the invoice is not open (`invoice_not_open`) or a charge of it is with the

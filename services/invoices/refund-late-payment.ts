@@ -1,4 +1,4 @@
-// Money that arrives for an invoice it did not pay (docs/invoices.md "One invoice, one payment"):
+// Money that arrives for an invoice it did not pay (docs/reference/invoices.md "One invoice, one payment"):
 // the processor approved a payment of the invoice while the invoice was closed (voided, marked
 // uncollectible, its subscription canceled) or paid by another payment, a race no lock at Kasi's
 // end can close. It is never kept: what is left of it is refunded through the refund service, as

@@ -6,7 +6,7 @@
 // or open one), mark uncollectible (an open one). Void and mark uncollectible wait for a charge of
 // the invoice with the processor (409 invoice_payment_pending), decided under the invoice's lock,
 // which a charge's write and a payment on its page take too: money is never taken for an invoice
-// closed meanwhile (docs/invoices.md). The time is the customer's (a test clock's, if it lives on
+// closed meanwhile (docs/reference/invoices.md). The time is the customer's (a test clock's, if it lives on
 // one).
 import { customerTime, type CustomerTime } from '../../db/customers';
 import { eventRow, recordEvent, type NewEvent } from '../../db/events';

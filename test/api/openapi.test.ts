@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { startApi, type TestApi } from '../support/api';
-import { REASONS } from '../../domain/errors';
+import { REASONS, type Reason } from '../../domain/errors';
+import { inlineCode } from '../../web/html';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 
@@ -144,11 +145,15 @@ describe('OpenAPI document and API reference', () => {
     assert.ok(html.includes('id="schema-Customer"'));
   });
 
-  it('serves {docs_url}: a page explaining every code and reason, each at its docUrl anchor', async () => {
+  it('serves {docs_url}: a page explaining every code and reason, each at its docUrl anchor with its cause and what to do', async () => {
     const res = await fetch(api.config.docsUrl);
     assert.equal(res.status, 200);
     const html = await res.text();
-    for (const reason of Object.keys(REASONS)) assert.ok(html.includes(`id="${reason}"`), reason);
+    for (const reason of Object.keys(REASONS) as Reason[]) {
+      const row = new RegExp(`<tr id="${reason}">(.*?)</tr>`).exec(html)?.[1];
+      assert.ok(row, reason);
+      for (const text of [REASONS[reason].when, REASONS[reason].fix]) assert.ok(row.includes(inlineCode(text)), `${reason}: ${text}`);
+    }
     for (const code of ['validation_failed', 'unauthenticated', 'forbidden', 'not_found', 'conflict', 'rate_limited', 'internal', 'not_supported', 'service_unavailable']) {
       assert.ok(html.includes(`id="${code}"`), code);
     }

@@ -36,7 +36,7 @@ describe('saved cards: card.expiring and expired cards', function () {
     await api.workflows.settle();
     assert.deepEqual(await expiring(), []);
     // Kept after 09:00 on the 20th... of January: before February's sweep. One kept on the 10th of
-    // February expiring in March is after it, and is not told about (docs/cards.md).
+    // February expiring in March is after it, and is not told about (docs/reference/cards.md).
     await api.clock.set(new Date(FEBRUARY_SWEEP));
     await api.workflows.settle();
     let sent = await expiring();

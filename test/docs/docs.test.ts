@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { headingSlug } from '../../api/docs/docs-pages';
 
 const repo = path.resolve(__dirname, '../..');
 
@@ -57,18 +58,13 @@ function tableProblems(markdown: string): string[] {
   return problems;
 }
 
-/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
-function slug(heading: string): string {
-  return heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
-}
-
 function anchors(markdown: string): Set<string> {
   const seen = new Map<string, number>();
   const result = new Set<string>();
   for (const { text } of proseLines(markdown)) {
     const heading = /^ {0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(text)?.[1];
     if (heading === undefined) continue;
-    const base = slug(heading);
+    const base = headingSlug(heading);
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
     result.add(n === 0 ? base : `${base}-${n}`);
@@ -121,16 +117,16 @@ describe('documentation', () => {
     it('finds links that leave the repository or reach nothing, and passes good ones', () => {
       const page = [
         'See [the spec](https://example.com/spec), <http://example.org> and www.example.net.',
-        'Also [up](../../outside.md), [gone](missing.md), [cli](cli.md#the-kasi-command), [bad anchor](cli.md#nowhere).',
+        'Also [up](../../../outside.md), [gone](missing.md), [cli](cli.md#the-kasi-command), [bad anchor](cli.md#nowhere).',
         '`http://127.0.0.1:3000` in code is no link; [mail](mailto:ops@example.com).',
       ].join('\n');
-      assert.deepEqual(linkProblems(page, 'docs/page.md'), [
+      assert.deepEqual(linkProblems(page, 'docs/reference/page.md'), [
         'line 1: http://example.org links outside the repository',
         'line 1: www.example.net. links outside the repository',
         'line 1: https://example.com/spec links outside the repository',
-        'line 2: ../../outside.md leaves the repository',
+        'line 2: ../../../outside.md leaves the repository',
         'line 2: missing.md does not exist',
-        'line 2: cli.md#nowhere names no heading of docs/cli.md',
+        'line 2: cli.md#nowhere names no heading of docs/reference/cli.md',
         'line 3: mailto:ops@example.com links outside the repository',
       ]);
     });
@@ -138,7 +134,7 @@ describe('documentation', () => {
 
   const pages = [
     'README.md',
-    ...readdirSync(path.join(repo, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`),
+    ...readdirSync(path.join(repo, 'docs'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md')).map((f) => `docs/${f.split(path.sep).join('/')}`),
     ...readdirSync(path.join(repo, 'bench')).filter((f) => f.endsWith('.md')).map((f) => `bench/${f}`),
     'sdk/README.md',
   ].sort();

@@ -1,4 +1,4 @@
-// One invoice, one payment, and no charge left behind (docs/invoices.md), over HTTP as a merchant
+// One invoice, one payment, and no charge left behind (docs/reference/invoices.md), over HTTP as a merchant
 // and a customer drive them (no browser): the page hands out one checkout at a time, Pay on a
 // checkout of an invoice closed since is refused with the card not charged, money the processor
 // approves for an invoice closed meanwhile is refunded with its events, void and mark

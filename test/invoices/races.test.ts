@@ -1,4 +1,4 @@
-// The invariants of invoice money under races (docs/invoices.md "One invoice, one payment"): round
+// The invariants of invoice money under races (docs/reference/invoices.md "One invoice, one payment"): round
 // after round, a new invoice (charged to the card on file at once, or sent to the customer) is paid
 // on its hosted page over HTTP (the button, Pay, the processor's card page and 3-D Secure), paid
 // by POST /v1/invoices/{id}/pay, voided, and its subscription canceled, all at once in a

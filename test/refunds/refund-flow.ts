@@ -7,7 +7,7 @@ import { get, payAtProcessor } from '../checkouts/hosted-flow';
 
 /** Approved, and its refunds succeed once the payment has settled. */
 export const APPROVED = { number: '4111111111111111', expiry: '01/39', cvv: '100' };
-/** Approved too, but the sandbox fails every refund of it (docs/refunds.md). */
+/** Approved too, but the sandbox fails every refund of it (docs/reference/refunds.md). */
 export const REFUNDS_FAIL = { ...APPROVED, expiry: '09/39' };
 
 export const CUSTOMER = { name: 'Nimal Perera', email: 'nimal@example.com' };

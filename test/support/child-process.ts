@@ -11,7 +11,8 @@ import { nodeCommandFor, PROJECT_ROOT } from '../../workers/temporal-dev-server'
 export class Child {
   readonly process: ChildProcess;
   readonly logPath: string;
-  private readonly lines: string[] = [];
+  /** Every line printed so far, stdout's and stderr's in the order read. */
+  readonly lines: string[] = [];
   private readonly waiters = new Set<() => void>();
   readonly exited: Promise<number | null>;
 

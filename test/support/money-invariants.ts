@@ -1,4 +1,4 @@
-// The invariants of invoice money (docs/invoices.md "One invoice, one payment"), checked over
+// The invariants of invoice money (docs/reference/invoices.md "One invoice, one payment"), checked over
 // every invoice and payment in a test's database once its workflows have settled: any test may
 // call assertMoneyInvariants after it has let the processor answer.
 import assert from 'node:assert/strict';

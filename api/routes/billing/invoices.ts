@@ -1,7 +1,7 @@
 // Invoices: POST /v1/invoices (a draft), GET /v1/invoices (customerId, subscriptionId, status),
 // GET /v1/invoices/{id}, the actions POST /v1/invoices/{id}/finalize, /send, /pay, /void and
 // /mark_uncollectible, and the previews GET /v1/invoices/upcoming and POST /v1/invoices/preview.
-// See docs/invoices.md.
+// See docs/reference/invoices.md.
 import { idPattern } from '../../../domain/ids';
 import type { InvoiceAction } from '../../../domain/invoices';
 import { invoicesQuery, type InvoiceFilters, type InvoiceRow } from '../../../db/invoices';

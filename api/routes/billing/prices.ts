@@ -1,6 +1,6 @@
 // Prices: POST /v1/prices, GET /v1/prices (`active` filter, products embedded),
 // GET /v1/prices/{id}. Never edited; archived with `kasi price archive` (the dashboard later).
-// See docs/catalog.md.
+// See docs/reference/catalog.md.
 import { findPricedRow, pricesQuery, type PricedRow, type PriceRow } from '../../../db/prices';
 import { createPrice, type PriceInput } from '../../../services/prices/create';
 import { priceView } from '../../../views/price';

@@ -1,5 +1,5 @@
 // Products: POST /v1/products, GET /v1/products (`active` filter), GET /v1/products/{id},
-// POST /v1/products/{id} (name, description, archive or bring back). See docs/catalog.md.
+// POST /v1/products/{id} (name, description, archive or bring back). See docs/reference/catalog.md.
 import { idPattern } from '../../../domain/ids';
 import { productsQuery, type ProductChanges, type ProductRow } from '../../../db/products';
 import { createProduct, type ProductInput } from '../../../services/products/create';

@@ -1,6 +1,6 @@
 // Subscriptions: POST /v1/subscriptions, GET /v1/subscriptions (customerId, status),
 // GET /v1/subscriptions/{id}, POST /v1/subscriptions/{id} (update), cancel and resume; see
-// docs/subscriptions.md.
+// docs/reference/subscriptions.md.
 import { itemsBySubscription, subscriptionsQuery, type SubscriptionRow } from '../../../db/subscriptions';
 import { idPattern } from '../../../domain/ids';
 import { cancelSubscription, type CancelInput } from '../../../services/subscriptions/cancel';

@@ -1,4 +1,4 @@
-// Test clocks (DESIGN.md, "Test clocks"; docs/test-clocks.md): POST/GET /v1/test_helpers/test_clocks,
+// Test clocks (DESIGN.md, "Test clocks"; docs/reference/test-clocks.md): POST/GET /v1/test_helpers/test_clocks,
 // GET and DELETE /v1/test_helpers/test_clocks/{id}, POST .../{id}/advance. Secret test keys only:
 // a live key is answered 403. A deleted clock is gone (404).
 import type { Knex } from 'knex';
