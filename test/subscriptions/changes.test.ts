@@ -245,6 +245,20 @@ describe('subscriptions: changes of items, prorated, and their previews', functi
     assert.deepEqual((await chargesOf(waiting.latestInvoiceId)).map((c: any) => c.status), ['failed'], 'charged once, not retried');
   });
 
+  it('pending_if_incomplete across a renewal: the renewal drops the change waiting (its invoice voided) and bills the items as they were', async () => {
+    const pro = await price('Pro', 300000);
+    const { clock, subscription: sub } = await declining(`pending-renewal-${++n}@example.com`, FEB_1);
+    await advance(clock.id, '2027-02-28T06:30:00.000Z');
+    const waiting = await post(`/v1/subscriptions/${sub.id}`, { priceId: pro.id, prorationBehavior: 'always_invoice', paymentBehavior: 'pending_if_incomplete' });
+    assert.equal(waiting.pendingUpdate.expiresAt, '2027-03-01T05:30:00.000Z', 'after the renewal');
+    await advance(clock.id, MAR_1);
+    const row = await read(`/v1/subscriptions/${sub.id}`);
+    assert.deepEqual([row.pendingUpdate, row.price.id], [null, sub.price.id]);
+    const [, dropped, renewal] = await invoicesOf(sub.id);
+    assert.deepEqual([dropped.id, dropped.status], [waiting.latestInvoiceId, 'void']);
+    assert.deepEqual([renewal.billingReason, renewal.lines.map((l: any) => [l.description, l.amountCents])], ['subscription_cycle', [['1 × Pro plan', 150000]]]);
+  });
+
   it('cancelAt in the middle of the period after a change: the last period bills the new items up to it, prorated, with the change\'s lines; the preview equals it', async () => {
     const basic = await price('Basic', 100000);
     const pro = await price('Pro', 300000);
