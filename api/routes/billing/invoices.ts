@@ -106,6 +106,8 @@ export const invoiceRoutes = (processors: Processors, log: Logger): RouteSpec[] 
       'A read: no Idempotency-Key, nothing stored. Without changes, the next renewal\'s invoice, as `GET /v1/invoices/upcoming` answers it. With a change of items (`items`, `priceId`, `quantity`, as on update) it is computed by the code the update bills with: with `always_invoice` or a change of interval, the invoice the change makes at once with its proration lines; otherwise the next renewal with the change applied and its proration lines. `prorationDate` (default now) must fall inside the current period and not after now: send the same to the update and the invoice equals the preview to the cent.',
     tag: TAG,
     auth: { permission: 'billing:read' },
+    // A read sent as a POST: no transaction, so its reads are batched with other previews'.
+    transaction: 'steps',
     body: invoicePreviewSchema,
     responses: { 200: { description: 'The preview.', schema: invoiceSchema } },
     errors: ['billing_date_invalid', 'items_invalid', 'subscription_ended', 'subscription_change_refused', 'price_unavailable', 'NOT_FOUND'],
