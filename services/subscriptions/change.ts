@@ -157,12 +157,15 @@ export async function makeChange(ctx: TransactionContext, subscription: Subscrip
   }
   await replaceItems(ctx.db, subscription.id, itemRows(after));
   await insertPendingProrations(ctx.db, subscription.id, plan.pending, now);
-  const changes: Partial<SubscriptionRow> = { ...newPeriodChanges(plan.newPeriod), ...(plan.pending.length > 0 ? { prorations_pending: true } : {}) };
+  const invoiceId = plan.invoice === null ? null : newId('invoice', now.getTime());
+  const changes: Partial<SubscriptionRow> = {
+    ...newPeriodChanges(plan.newPeriod),
+    ...(plan.pending.length > 0 ? { prorations_pending: true } : {}),
+    ...(invoiceId === null ? {} : { latest_invoice_id: invoiceId }),
+  };
   const changed = Object.keys(changes).length === 0 ? subscription : await updateSubscription(ctx.db, subscription.id, changes);
   if (plan.invoice === null) return changed;
-  const invoiceId = newId('invoice', now.getTime());
   // The invoice's own payment (one owing nothing is paid at once) moves the subscription from there.
-  const withInvoice = await updateSubscription(ctx.db, subscription.id, { latest_invoice_id: invoiceId });
-  await billPeriod(ctx, withInvoice, plan.invoice.lines, plan.invoice.period, 'subscription_update', now, undefined, { id: invoiceId });
+  await billPeriod(ctx, changed, plan.invoice.lines, plan.invoice.period, 'subscription_update', now, undefined, { id: invoiceId! });
   return lockSubscription(ctx.db, subscription.id);
 }

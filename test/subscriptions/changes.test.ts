@@ -224,6 +224,24 @@ describe('subscriptions: changes of items, prorated, and their previews', functi
     assert.deepEqual((await invoicesOf(sub.id)).map((i: any) => i.totalCents), [100000, 100000, 300000]);
   });
 
+  it('pending_if_incomplete with a change of interval, paid: the new period and anchor apply with the items once its invoice is paid', async () => {
+    const basic = await price('Basic', 100000);
+    const yearly = await post('/v1/prices', { product: { name: 'Basic yearly' }, unitAmountCents: 1000000, interval: 'year' });
+    const { clock, sub } = await subscribed([{ priceId: basic.id }]);
+    await advance(clock.id, FEB_15);
+    const waiting = await post(`/v1/subscriptions/${sub.id}`, { priceId: yearly.id, paymentBehavior: 'pending_if_incomplete' });
+    assert.deepEqual([waiting.price.id, waiting.currentPeriodEnd, waiting.pendingUpdate.items], [basic.id, MAR_1, [{ id: sub.items[0].id, priceId: yearly.id, quantity: 1 }]]);
+    await api.workflows.settle();
+    const applied = await read(`/v1/subscriptions/${sub.id}`);
+    assert.deepEqual(
+      [applied.price.id, applied.billingCycleAnchor, applied.currentPeriodStart, applied.currentPeriodEnd, applied.pendingUpdate],
+      [yearly.id, FEB_15, FEB_15, '2028-02-14T18:30:00.000Z', null],
+    );
+    assert.deepEqual((await read(`/v1/invoices/${waiting.latestInvoiceId}`)).totalCents, 950000);
+    await advance(clock.id, '2027-03-02T00:00:00.000Z');
+    assert.equal((await invoicesOf(sub.id)).length, 2, 'no monthly renewal');
+  });
+
   it('pending_if_incomplete, not paid: declined, no dunning ladder and the subscription still active; another change waits (409 subscription_change_refused); at expiresAt the change is dropped and its invoice voided', async () => {
     const pro = await price('Pro', 300000);
     // On Rs. 1,500.00 a month (150000), paid; the customer's card now declines every charge made without them.
