@@ -7,7 +7,7 @@ import { periodAt, periodFrom, type BilledPeriod, type Period, type Recurrence }
 import { ApiError } from './errors';
 import { periodLines, type InvoiceLine } from './invoices';
 import { prorationLines, type ProratedItem, type ProrationUnit } from './proration';
-import type { SubscriptionStatus } from './subscription-rules';
+import { INCOMPLETE_EXPIRY_MS, type SubscriptionStatus } from './subscription-rules';
 
 export const PRORATION_BEHAVIORS = ['create_prorations', 'always_invoice', 'none'] as const;
 export type ProrationBehavior = (typeof PRORATION_BEHAVIORS)[number];
@@ -15,7 +15,7 @@ export const PAYMENT_BEHAVIORS = ['allow_incomplete', 'pending_if_incomplete'] a
 export type PaymentBehavior = (typeof PAYMENT_BEHAVIORS)[number];
 
 /** A change waits for its invoice this long, like a first invoice (DESIGN.md "Subscription changes"). */
-export const PENDING_UPDATE_MS = 23 * 60 * 60 * 1000;
+export const PENDING_UPDATE_MS = INCOMPLETE_EXPIRY_MS;
 
 /** Items a subscription may have at most (the spec's limits). */
 export const MAX_ITEMS = 10;

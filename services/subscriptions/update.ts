@@ -11,7 +11,8 @@
 // - `trialEnd` (only while trialing): `now` ends the trial at once, in this request (the first
 //   period is billed now: services/subscriptions/trial.ts), a time moves its end (its notice is
 //   due again); `trialEndBehavior`.
-// A change that moves the next step (a trial's end, `cancelAt`) reschedules its workflow.
+// A change that moves the next step (a trial's end, `cancelAt`, a change of interval, a change
+// waiting for its invoice) reschedules its workflow.
 // customer.subscription.updated, always.
 import type { CustomerRow } from '../../db/customers';
 import { recordEvent } from '../../db/events';
