@@ -19,7 +19,7 @@ import { batchedRead } from '../owned';
 import { invoiceView } from '../../views/invoice';
 import type { ServiceContext, TransactionContext } from '../context';
 import { nextPeriodOf, subscriptionDraft, subscriptionLines } from '../subscriptions/bill-period';
-import { asksItemChange, prepareChange, type ChangeInput } from '../subscriptions/change';
+import { asksItemChange, prepareChange, readChange, type ChangeInput } from '../subscriptions/change';
 import { pendingCarriedLines } from './carry-over';
 import { pendingProrations } from '../../db/pending-prorations';
 import type { InvoiceLine } from '../../domain/invoices';
@@ -81,18 +81,22 @@ export interface InvoicePreviewInput extends ChangeInput {
 export async function previewInvoice(ctx: Pick<ServiceContext, 'db' | 'clock'>, subscription: SubscriptionRow, input: InvoicePreviewInput): Promise<InvoiceRow> {
   const refusal = subscriptionChangeRefusal(subscription.id, subscription.status, 'update');
   if (refusal !== null) throw refusal;
-  // The customer's time, and whether an amount carried over waits for their next invoice: one read.
-  const customer = await batchedRead(ctx.db, 'customer times', async (db, ids) => {
-    const times = await customerTimes(db, ids);
-    return ids.map((id) => times.get(id)!);
-  })(subscription.customer_id);
+  // The customer's time, and whether an amount carried over waits for their next invoice, read
+  // with what a change reads (at once: a preview is on the request path).
+  const [customer, reads] = await Promise.all([
+    batchedRead(ctx.db, 'customer times', async (db, ids) => {
+      const times = await customerTimes(db, ids);
+      return ids.map((id) => times.get(id)!);
+    })(subscription.customer_id),
+    asksItemChange(input) ? readChange(ctx.db, subscription, input) : undefined,
+  ]);
   const now = nowOnClock(ctx, customer.frozen_time);
   if (!asksItemChange(input)) {
     const dateRefusal = input.prorationDate === undefined ? null : prorationDateRefusal(new Date(input.prorationDate), { start: subscription.current_period_start, end: subscription.current_period_end }, now);
     if (dateRefusal !== null) throw dateRefusal;
     return upcomingInvoice(ctx, subscription, { carries: customer.carries });
   }
-  const { plan, after } = await prepareChange(ctx, subscription, input, now);
+  const { plan, after } = await prepareChange(ctx, subscription, input, now, reads);
   if (plan.invoice === null) return renewalInvoice(ctx, subscription, { items: after, prorations: plan.pending, carries: customer.carries });
   const carried = customer.carries ? await pendingCarriedLines(ctx, subscription.customer_id) : [];
   return subscriptionDraft(subscription, { id: upcomingInvoiceId(subscription.id), reason: 'subscription_update', period: plan.invoice.period, lines: [...plan.invoice.lines, ...carried], createdAt: now });

@@ -13,7 +13,7 @@
 // subscription's workflow drops it, voiding the invoice, at its `expiresAt`.
 import { newId } from '../../crypto/ids';
 import { insertPendingProrations } from '../../db/pending-prorations';
-import { findPricedRows } from '../../db/prices';
+import { findPricedRows, type PricedRow } from '../../db/prices';
 import { itemsBySubscription, lockSubscription, replaceItems, updateSubscription, type PricedItem, type SubscriptionItemRow, type SubscriptionRow } from '../../db/subscriptions';
 import { ApiError } from '../../domain/errors';
 import type { ProratedItem, ProrationUnit } from '../../domain/proration';
@@ -69,6 +69,18 @@ const itemsRead = (db: ServiceContext['db']) =>
   });
 const priceRead = (db: ServiceContext['db']) => batchedRead(db, 'priced rows', findPricedRows);
 
+/** What a change reads: the subscription's items, and the prices the body names (each a statement, at once). */
+export interface ChangeReads {
+  before: PricedItem[];
+  prices: Map<string, PricedRow | undefined>;
+}
+
+export async function readChange(db: ServiceContext['db'], subscription: SubscriptionRow, input: ChangeInput): Promise<ChangeReads> {
+  const named = [...new Set([input.priceId, ...(input.items ?? []).map((item) => item.priceId)].filter((id): id is string => id !== undefined))];
+  const [before, prices] = await Promise.all([itemsRead(db)(subscription.id), Promise.all(named.map((id) => priceRead(db)(id)))]);
+  return { before, prices: new Map(named.map((id, i) => [id, prices[i]])) };
+}
+
 const prorated = (items: readonly PricedItem[]): ProratedItem[] => billedItems(items).map((billed, i) => ({ ...billed, itemId: items[i]!.id }));
 
 /**
@@ -78,7 +90,7 @@ const prorated = (items: readonly PricedItem[]): ProratedItem[] => billedItems(i
  * after now); 409 price_unavailable for a new price archived or of the other mode, and
  * subscription_change_refused while the first invoice is unpaid (nothing to prorate against yet).
  */
-export async function prepareChange(ctx: Pick<ServiceContext, 'db'>, subscription: SubscriptionRow, input: ChangeInput, now: Date): Promise<PreparedChange> {
+export async function prepareChange(ctx: Pick<ServiceContext, 'db'>, subscription: SubscriptionRow, input: ChangeInput, now: Date, given?: ChangeReads): Promise<PreparedChange> {
   if (subscription.status === 'incomplete') {
     throw new ApiError('subscription_change_refused', `The subscription ${subscription.id} is incomplete: its items change once its first invoice is paid.`);
   }
@@ -87,12 +99,12 @@ export async function prepareChange(ctx: Pick<ServiceContext, 'db'>, subscriptio
   const at = input.prorationDate === undefined ? new Date(Math.min(Math.max(now.getTime(), period.start.getTime()), period.end.getTime())) : new Date(input.prorationDate);
   const dateRefusal = input.prorationDate === undefined ? null : prorationDateRefusal(at, period, now);
   if (dateRefusal !== null) throw dateRefusal;
-  const before = await itemsRead(ctx.db)(subscription.id);
+  const { before, prices } = given ?? (await readChange(ctx.db, subscription, input));
   const wanted = wantedItems(before.map((item) => ({ id: item.id, priceId: item.price_id, quantity: item.quantity })), input);
   const after: PricedItem[] = [];
   for (const [i, item] of wanted.entries()) {
     const kept = before.find((b) => b.id === item.id);
-    const price = kept?.price_id === item.priceId ? kept.price : await priceRead(ctx.db)(item.priceId);
+    const price = kept?.price_id === item.priceId ? kept.price : prices.get(item.priceId);
     const path = input.items === undefined ? 'priceId' : `items[${i}].priceId`;
     // As on create: another account's price is answered as none.
     if (price === undefined || price.account_id !== subscription.account_id) throw new ApiError('items_invalid', `No price of yours with id ${item.priceId}.`, { fields: [{ path, message: 'No such price.' }] });
