@@ -2,7 +2,9 @@
 // API calls) and returns what --json prints and a line for people.
 import { migrate, migrationStatus } from '../db/connection';
 import { findAccount, type AccountChanges, type AccountRecord } from '../db/accounts';
+import { DEFAULT_ANCHORS, type DefaultAnchor } from '../domain/billing-anchor';
 import type { LadderEnd } from '../domain/dunning';
+import { PRORATION_UNITS, type ProrationUnit } from '../domain/proration';
 import { attemptsOf, latestAttemptsOfEndpoint } from '../db/webhook-deliveries';
 import { findWebhookEndpoint, webhookEndpointsOfAccount, type WebhookEndpointRow } from '../db/webhook-endpoints';
 import { KEY_KINDS, MODES, PERMISSIONS, type KeyKind, type Mode, type Permission } from '../domain/api-keys';
@@ -101,7 +103,7 @@ async function changeAccount(input: CommandInput, changes: AccountChanges, verb:
   const view = accountView(await call(input, (ctx) => updateMerchant(ctx, account, changes)));
   return {
     json: view,
-    text: `${verb} ${view.id} (${shown(view.name)}): status ${view.status}, plan ${view.plan}, saved cards ${view.savedCards ? 'on' : 'off'}, dunning ends ${view.dunningEnd}, live payments ${view.livePaymentsOpen ? 'open' : 'closed'}`,
+    text: `${verb} ${view.id} (${shown(view.name)}): status ${view.status}, plan ${view.plan}, saved cards ${view.savedCards ? 'on' : 'off'}, dunning ends ${view.dunningEnd}, proration by the ${view.proration}, billing cycle anchor ${view.billingCycleAnchor}, live payments ${view.livePaymentsOpen ? 'open' : 'closed'}`,
   };
 }
 
@@ -148,8 +150,12 @@ export const commands: Record<string, Command> = {
     changes.plan = option(input, 'plan');
     const dunningEnd = option(input, 'dunning-end');
     if (dunningEnd !== undefined) changes.dunningEnd = oneOf<LadderEnd>(dunningEnd, ['unpaid', 'canceled'], '--dunning-end');
-    if (changes.savedCards === undefined && changes.status === undefined && changes.plan === undefined && changes.dunningEnd === undefined) {
-      throw new UsageError('nothing to set: give --saved-cards, --plan, --status or --dunning-end');
+    const proration = option(input, 'proration');
+    if (proration !== undefined) changes.proration = oneOf<ProrationUnit>(proration, PRORATION_UNITS, '--proration');
+    const anchor = option(input, 'billing-cycle-anchor');
+    if (anchor !== undefined) changes.billingCycleAnchor = oneOf<DefaultAnchor>(anchor, DEFAULT_ANCHORS, '--billing-cycle-anchor');
+    if (Object.values(changes).every((change) => change === undefined)) {
+      throw new UsageError('nothing to set: give --saved-cards, --plan, --status, --dunning-end, --proration or --billing-cycle-anchor');
     }
     return changeAccount(input, changes, 'updated');
   },

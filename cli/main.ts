@@ -20,6 +20,7 @@ const USAGE = `usage: kasi <command> [--json]
   kasi merchant create --name <name> [--plan <plan>]
   kasi merchant activate <accountId>
   kasi merchant set <accountId> [--saved-cards on|off] [--plan <plan>] [--status active|suspended] [--dunning-end unpaid|canceled]
+                    [--proration second|day] [--billing-cycle-anchor now|first_of_month]
   kasi key create <accountId> --kind secret|publishable|agent --mode test|live [--permissions a,b] [--expires <ISO time>]
   kasi key revoke <key-or-id>
   kasi webhook add <accountId> --url <url> --mode test|live [--events type,type]
@@ -54,6 +55,8 @@ const OPTIONS = {
   plan: { type: 'string' },
   'saved-cards': { type: 'string' },
   'dunning-end': { type: 'string' },
+  proration: { type: 'string' },
+  'billing-cycle-anchor': { type: 'string' },
   status: { type: 'string' },
   kind: { type: 'string' },
   mode: { type: 'string' },

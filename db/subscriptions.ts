@@ -1,7 +1,8 @@
 // Subscriptions and their items (migration 017).
 import type { Knex } from 'knex';
 import type { Mode } from '../domain/api-keys';
-import type { CollectionMethod } from '../domain/invoices';
+import type { CollectionMethod, InvoiceLine } from '../domain/invoices';
+import type { PauseBehavior } from '../domain/pause-collection';
 import type { PendingUpdate } from '../domain/subscription-changes';
 import type { SubscriptionStatus, TrialEndBehavior } from '../domain/subscription-rules';
 import type { PricedRow } from './prices';
@@ -49,6 +50,11 @@ export interface SubscriptionRow {
   pending_update: PendingUpdate | null;
   /** Proration lines wait for the next period's invoice (db/pending-prorations.ts). */
   prorations_pending: boolean;
+  /** `pauseCollection` (migration 025): its behaviour, null when collection is not paused. */
+  pause_behavior: PauseBehavior | null;
+  pause_resumes_at: Date | null;
+  /** A part period up to the anchor below a card payment's minimum: lines for the first renewal invoice. */
+  deferred_lines: InvoiceLine[] | null;
   created_at: Date;
 }
 
@@ -64,7 +70,7 @@ export interface SubscriptionItemRow {
 export type PricedItem = SubscriptionItemRow & { price: PricedRow };
 
 export async function insertSubscription(db: Db, row: SubscriptionRow, items: SubscriptionItemRow[]): Promise<void> {
-  await db('subscriptions').insert({ ...row, cancellation_details: JSON.stringify(row.cancellation_details) });
+  await db('subscriptions').insert({ ...row, cancellation_details: JSON.stringify(row.cancellation_details), deferred_lines: row.deferred_lines === null ? null : JSON.stringify(row.deferred_lines) });
   await db('subscription_items').insert(items);
 }
 

@@ -3,7 +3,7 @@
 import { PAYMENT_MIN_CENTS } from './checkout-rules';
 import type { Locale } from './locale';
 import { amountForQuantity, type PriceTerms } from './pricing';
-import { prorate } from './proration';
+import { prorateIn, type ProrationUnit } from './proration';
 import type { BilledPeriod } from './billing-periods';
 
 export const INVOICE_STATUSES = ['draft', 'open', 'paid', 'void', 'uncollectible'] as const;
@@ -109,15 +109,16 @@ export interface BilledItem {
 
 /**
  * The lines a period of a subscription bills, one per item, in advance (licensed prices): the
- * amount from domain/pricing.ts, prorated by the second for a period cut short; the unit amount
+ * amount from domain/pricing.ts, prorated for a period cut short (by the second, or in the
+ * account's `unit`: the part period up to an anchor); the unit amount
  * the price's own for a whole period of a per-unit price, else the amount per unit rounded to the
  * cent (the line's amount is exact).
  */
-export function periodLines(items: readonly BilledItem[], period: BilledPeriod): InvoiceLine[] {
+export function periodLines(items: readonly BilledItem[], period: BilledPeriod, unit: ProrationUnit = 'second'): InvoiceLine[] {
   const cut = period.fullEnd !== undefined && period.fullEnd.getTime() > period.end.getTime();
   return items.map((item) => {
     const whole = amountForQuantity(item.terms, item.quantity);
-    const amountCents = cut ? prorate(whole, period.end.getTime() - period.start.getTime(), period.fullEnd!.getTime() - period.start.getTime()) : whole;
+    const amountCents = cut ? prorateIn(unit, whole, period.end.getTime() - period.start.getTime(), period.fullEnd!.getTime() - period.start.getTime()) : whole;
     const unitAmountCents = item.terms.billingScheme === 'per_unit' && !cut ? item.terms.unitAmountCents : item.quantity === 0 ? 0 : Math.round(amountCents / item.quantity);
     return {
       description: `${item.quantity} × ${item.productName}`,

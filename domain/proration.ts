@@ -1,28 +1,42 @@
-// Proration (DESIGN.md "Proration"): an amount for part of a period, by the second (or, as an
-// account may choose, by the day), rounded to the nearest cent, half away from zero. Exact in
-// integers: cents times seconds can pass 2^53. A change to an item makes two lines, Stripe's way:
-// a credit for the unused time of the old price and quantity, a charge for the rest of the period
-// at the new ones; an added item one charge, a deleted item one credit. The same lines make a
-// preview and the invoice, so the two are equal to the cent.
+// Proration (DESIGN.md "Proration"): an amount for part of a period, by the second, rounded to the
+// nearest cent, half away from zero. Exact in integers: cents times seconds can pass 2^53. A
+// change to an item makes two lines, Stripe's way: a credit for the unused time of the old price
+// and quantity, a charge for the rest of the period at the new ones; an added item one charge, a
+// deleted item one credit. The same lines make a preview and the invoice, so the two are equal to
+// the cent.
 import type { BilledItem, InvoiceLine } from './invoices';
 import { amountForQuantity } from './pricing';
 
 const SECOND_MS = 1000;
-const DAY_MS = 24 * 60 * 60 * SECOND_MS;
 
-/** What a part period is counted in: seconds (the default), or whole days, the remaining days rounded down. */
-export const PRORATION_UNITS = ['second', 'day'] as const;
-export type ProrationUnit = (typeof PRORATION_UNITS)[number];
-
-/** `cents` for `partMs` of a period `wholeMs` long, counted in whole seconds (or whole days). */
-export function prorate(cents: number, partMs: number, wholeMs: number, unit: ProrationUnit = 'second'): number {
-  // A whole period is whole days (Sri Lanka keeps no daylight saving): rounded only against float error.
-  const whole = BigInt(unit === 'day' ? Math.round(wholeMs / DAY_MS) : Math.floor(wholeMs / SECOND_MS));
+/** `cents` for `partMs` of a period `wholeMs` long, counted in whole seconds. */
+export function prorate(cents: number, partMs: number, wholeMs: number): number {
+  const whole = BigInt(Math.floor(wholeMs / SECOND_MS));
   if (whole <= 0n) throw new RangeError(`a period of ${wholeMs} ms`);
-  const part = BigInt(Math.max(0, Math.floor(partMs / (unit === 'day' ? DAY_MS : SECOND_MS))));
+  const part = BigInt(Math.max(0, Math.floor(partMs / SECOND_MS)));
   const product = BigInt(Math.abs(cents)) * (part > whole ? whole : part);
   const rounded = (2n * product + whole) / (2n * whole);
   return Number(rounded) * (cents < 0 ? -1 : 1);
+}
+
+// The account's proration setting (DESIGN.md "Proration": by the second, the default, or by the
+// day), for the part period up to a billing cycle anchor; the same rounding as `prorate`.
+
+export const PRORATION_UNITS = ['second', 'day'] as const;
+export type ProrationUnit = (typeof PRORATION_UNITS)[number];
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * `prorate` counted in the account's unit. By the day the part is counted in whole days, rounded
+ * down, and the whole in days (to the nearest: a period of Sri Lankan calendar days, which has no
+ * daylight saving, is a whole number of them).
+ */
+export function prorateIn(unit: ProrationUnit, cents: number, partMs: number, wholeMs: number): number {
+  if (unit === 'second') return prorate(cents, partMs, wholeMs);
+  const wholeDays = Math.max(1, Math.round(wholeMs / DAY_MS));
+  const partDays = Math.floor(Math.max(0, partMs) / DAY_MS);
+  return prorate(cents, partDays * DAY_MS, wholeDays * DAY_MS);
 }
 
 /** An item of a subscription as a change sees it: what it bills, and which item it is. */
@@ -30,7 +44,7 @@ export interface ProratedItem extends BilledItem {
   itemId: string;
 }
 
-/** Where a change falls: its proration date, the end of the period it changes, and the length of a whole period. */
+/** Where a change falls: its proration date, the end of the period it changes, the length of a whole period, and the account's unit. */
 export interface ProrationWindow {
   at: Date;
   end: Date;
@@ -41,7 +55,7 @@ export interface ProrationWindow {
 /** The credit (`sign` -1) for the item's unused time, or the charge (+1) for the rest of the period. */
 export function prorationLine(item: BilledItem, sign: 1 | -1, window: ProrationWindow): InvoiceLine {
   const whole = amountForQuantity(item.terms, item.quantity);
-  const amountCents = sign * prorate(whole, window.end.getTime() - window.at.getTime(), window.wholeMs, window.unit);
+  const amountCents = sign * prorateIn(window.unit, whole, window.end.getTime() - window.at.getTime(), window.wholeMs);
   return {
     description: `${sign < 0 ? 'Unused' : 'Remaining'} time on ${item.quantity} × ${item.productName}`,
     quantity: item.quantity,

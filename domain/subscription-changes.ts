@@ -127,7 +127,7 @@ export function planChange(t: ChangeTerms): ChangePlan {
   if (!sameRecurrence(t.recurrence, t.newRecurrence)) {
     const newPeriod = periodFrom(t.at, t.newRecurrence, t.at, t.cancelAt);
     const credits = t.behavior === 'none' ? [] : prorationLines(t.before, [], window);
-    return { invoice: { lines: [...credits, ...periodLines(t.after, newPeriod)], period: newPeriod }, pending: [], newPeriod };
+    return { invoice: { lines: [...credits, ...periodLines(t.after, newPeriod, t.unit)], period: newPeriod }, pending: [], newPeriod };
   }
   if (t.behavior === 'none') return { invoice: null, pending: [], newPeriod: null };
   const lines = prorationLines(t.before, t.after, window);

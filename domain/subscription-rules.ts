@@ -42,7 +42,7 @@ export const UPCOMING_NOTICE_DAYS = 3;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** What falls due next in a subscription's life, at `at` (ms since the epoch) in the customer's time. */
-export type SubscriptionDue = { kind: 'expire_incomplete' | 'trial_will_end' | 'trial_end' | 'cancel' | 'invoice_upcoming' | 'renew' | 'pending_update_expires'; at: number };
+export type SubscriptionDue = { kind: 'expire_incomplete' | 'trial_will_end' | 'trial_end' | 'cancel' | 'invoice_upcoming' | 'renew' | 'resume_collection' | 'pending_update_expires'; at: number };
 
 /** A subscription's next instant: a due step, nothing until the merchant changes it (`idle`: paused), or `ended`. */
 export type SubscriptionNext = SubscriptionDue | { kind: 'idle' } | { kind: 'ended' };
@@ -59,6 +59,9 @@ export interface SubscriptionTimes {
   upcoming_notice_for: Date | null;
   cancel_at_period_end: boolean;
   cancel_at: Date | null;
+  /** A pause of collection (domain/pause-collection.ts) and when it ends by itself. */
+  pause_behavior?: string | null;
+  pause_resumes_at?: Date | null;
   /** A change waiting for its invoice, dropped at `expiresAt` (DESIGN.md "Subscription changes"). */
   pending_update?: { expiresAt: string } | null;
 }
@@ -70,16 +73,19 @@ export interface SubscriptionTimes {
  * three days before its end (at once when shorter) and then ends; a `cancelAt` inside the current
  * period (or trial) ends it there; otherwise invoice.upcoming three days before the period's end
  * (when it will renew and the period is longer than that), then the period's end renews it (or
- * ends it, when canceled at period end).
+ * ends it, when canceled at period end). A pause of collection ends at its `resumesAt`, before
+ * what falls due then.
  */
 export function nextSubscriptionStep(s: SubscriptionTimes): SubscriptionNext {
-  const next = stepWithoutPendingUpdate(s);
-  if (s.pending_update === undefined || s.pending_update === null || next.kind === 'ended') return next;
+  const next = plannedStep(s);
+  const resumesAt = s.pause_behavior == null ? null : (s.pause_resumes_at?.getTime() ?? null);
+  const planned: SubscriptionNext = resumesAt !== null && 'at' in next && resumesAt <= next.at ? { kind: 'resume_collection', at: resumesAt } : next;
+  if (s.pending_update == null || planned.kind === 'ended') return planned;
   const expiresAt = Date.parse(s.pending_update.expiresAt);
-  return 'at' in next && next.at < expiresAt ? next : { kind: 'pending_update_expires', at: expiresAt };
+  return 'at' in planned && planned.at < expiresAt ? planned : { kind: 'pending_update_expires', at: expiresAt };
 }
 
-function stepWithoutPendingUpdate(s: SubscriptionTimes): SubscriptionNext {
+function plannedStep(s: SubscriptionTimes): SubscriptionNext {
   if (ENDED_STATUSES.includes(s.status)) return { kind: 'ended' };
   if (s.status === 'paused') return { kind: 'idle' };
   if (s.status === 'incomplete') return { kind: 'expire_incomplete', at: s.created_at.getTime() + INCOMPLETE_EXPIRY_MS };

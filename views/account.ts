@@ -14,6 +14,8 @@ export function accountView(account: AccountRecord) {
     plan: account.plan,
     savedCards: account.savedCards,
     dunningEnd: account.dunningEnd,
+    proration: account.proration,
+    billingCycleAnchor: account.billingCycleAnchor,
     livePaymentsOpen: livePaymentsOpen(account),
     liveActivatedAt: timestamp(account.liveActivatedAt),
     createdAt: account.createdAt.toISOString(),

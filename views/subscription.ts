@@ -36,7 +36,7 @@ export function subscriptionView(row: SubscriptionRow, items: PricedItem[]) {
     trialStart: timestamp(row.trial_start),
     trialEnd: timestamp(row.trial_end),
     trialEndBehavior: row.trial_end_behavior,
-    pauseCollection: null,
+    pauseCollection: row.pause_behavior === null ? null : { behavior: row.pause_behavior, resumesAt: timestamp(row.pause_resumes_at) },
     discount: null,
     taxRateIds: [],
     subscriptionLinkId: null,

@@ -22,6 +22,8 @@ ajv.addKeyword({ keyword: 'example' });
 // (`amount` for a payment amount out of range): the document states the range, the answer keeps
 // the spec's reason.
 ajv.addKeyword({ keyword: 'x-reason', schemaType: 'string' });
+// What a value that misses its pattern must be, in words: a regular expression tells a merchant nothing.
+ajv.addKeyword({ keyword: 'x-invalid', schemaType: 'string' });
 
 export function compile(schema: JsonSchema): ValidateFunction {
   return ajv.compile(schema);
@@ -59,10 +61,20 @@ function fieldError(e: ErrorObject): FieldError | null {
       return { path, message: `Must be ${e.params.type === 'integer' ? 'an integer' : `of type ${String(e.params.type)}`}.` };
     case 'enum':
       return { path, message: `Must be one of: ${(e.params.allowedValues as unknown[]).join(', ')}.` };
+    case 'pattern':
+      return { path, message: patternMessage(e) };
     default:
       if (e.keyword === 'format' && e.params.format === 'email') return { path, message: 'Must be one email address alone, such as name@example.com: no name, comment or second address.' };
       return { path, message: `${(e.message ?? 'is invalid').replace(/^must/, 'Must')}.` };
   }
+}
+
+function patternMessage(e: ErrorObject): string {
+  const said = (e.parentSchema as JsonSchema | undefined)?.['x-invalid'];
+  if (typeof said === 'string') return said;
+  const id = /^\^([a-z]+)_\[0-9a-z\]\{\d+(?:,\d+)?\}\$$/.exec(String(e.params.pattern));
+  if (id) return `Must be an id: ${id[1]}_ followed by lower-case letters and digits.`;
+  return `Must match the pattern ${String(e.params.pattern)}.`;
 }
 
 export function fieldErrors(errors: ErrorObject[] | null | undefined): FieldError[] {

@@ -55,7 +55,7 @@ export const checkoutCreateSchema = object({
     {
       name: { type: 'string', minLength: 2, maxLength: 80 },
       email: emailSchema,
-      phone: { type: 'string', maxLength: 24, pattern: SRI_LANKAN_PHONE_PATTERN, description: 'Sri Lankan number (077 123 4567, +94 11 234 5678); spaces and dashes removed; returned as +94...' },
+      phone: { type: 'string', maxLength: 24, 'x-invalid': 'Must be a Sri Lankan phone number, such as 077 123 4567 or +94 11 234 5678.', pattern: SRI_LANKAN_PHONE_PATTERN, description: 'Sri Lankan number (077 123 4567, +94 11 234 5678); spaces and dashes removed; returned as +94...' },
     },
     ['name', 'email'],
   ),

@@ -17,7 +17,7 @@ export const customerCreateSchema = object(
   {
     email: emailSchema,
     name: { type: 'string', minLength: 1, maxLength: 120 },
-    phone: { type: 'string', maxLength: 24, pattern: SRI_LANKAN_MOBILE_PATTERN, description: 'Sri Lankan mobile number (077 123 4567, +94 77 123 4567); spaces and dashes removed; returned as +94...' },
+    phone: { type: 'string', maxLength: 24, 'x-invalid': 'Must be a Sri Lankan mobile number, such as 077 123 4567 or +94 77 123 4567.', pattern: SRI_LANKAN_MOBILE_PATTERN, description: 'Sri Lankan mobile number (077 123 4567, +94 77 123 4567); spaces and dashes removed; returned as +94...' },
     locale: { ...localeSchema, default: 'en' },
     testClockId: { type: 'string', pattern: idPattern('testClock'), description: 'A test clock of yours (test mode): the customer, its subscriptions, invoices and payments live in its time. A new customer only: an existing one keeps its own.' },
   },

@@ -1,6 +1,7 @@
 // Subscriptions: the create body (the fields built so far), the list's query and the object.
 import { idPattern } from '../../domain/ids';
 import { COLLECTION_METHODS } from '../../domain/invoices';
+import { PAUSE_BEHAVIORS } from '../../domain/pause-collection';
 import { SUBSCRIPTION_STATUSES, TRIAL_END_BEHAVIORS } from '../../domain/subscription-rules';
 import { PAYMENT_BEHAVIORS, PRORATION_BEHAVIORS } from '../../domain/subscription-changes';
 import { listQueryProperties } from '../platform/pagination';
@@ -83,8 +84,8 @@ export const subscriptionCreateSchema = object(
     ...notBuiltYet({ couponId: { type: 'string' }, taxRateIds: { type: 'array', maxItems: 5, items: { type: 'string' } } }),
     billingCycleAnchor: {
       type: 'string',
-      default: 'now',
-      description: '`now` (the default: periods counted from the start, or from a trial\'s end). `first_of_month` and a time answer 501 in this version; with a trial, 400 `billing_cycle_anchor_invalid`.',
+      description:
+        '`now` (periods counted from the start, or from a trial\'s end), `first_of_month` (the next midnight on the 1st in Sri Lanka; monthly and yearly prices) or a time after now at most one period ahead; else, or other than `now` with a trial, 400 `billing_cycle_anchor_invalid`. The part period up to it is invoiced now, prorated per the account\'s `proration`; worth less than 1000 cents it goes onto the first renewal invoice. Default: the account\'s `billingCycleAnchor` (`now` with a trial).',
     },
   },
   [],
@@ -120,8 +121,11 @@ export const subscriptionUpdateSchema = object(
       default: 'allow_incomplete',
       description: '`pending_if_incomplete`: a change that makes an invoice now (`always_invoice`, or a change of interval) and is not paid at once waits in `pendingUpdate`, the items as they were, until that invoice is paid; unpaid at its `expiresAt` (23 hours on) it is dropped and the invoice voided. While one waits, another change of items answers 409 `subscription_change_refused`.',
     },
+    pauseCollection: {
+      ...nullable(object({ behavior: { type: 'string', enum: [...PAUSE_BEHAVIORS] }, resumesAt: { type: 'string', format: 'date-time' } }, ['behavior'])),
+      description: 'Only while the subscription renews (else 409 `subscription_change_refused`): invoices made meanwhile are kept as drafts, marked uncollectible or voided, never collected; collection resumes by itself at `resumesAt` (after now, within two years), or when set to null.',
+    },
     ...notBuiltYet({
-      pauseCollection: nullable(object({ behavior: { type: 'string', enum: ['keep_as_draft', 'mark_uncollectible', 'void'] }, resumesAt: { type: 'string', format: 'date-time' } }, ['behavior'])),
       couponId: nullable({ type: 'string' }),
       taxRateIds: { type: 'array', maxItems: 5, items: { type: 'string' } },
     }),
@@ -177,7 +181,7 @@ const FIELDS = {
   trialStart: maybeTime,
   trialEnd: maybeTime,
   trialEndBehavior: { type: 'string', enum: [...TRIAL_END_BEHAVIORS] },
-  pauseCollection: { type: 'null' },
+  pauseCollection: nullable(object({ behavior: { type: 'string', enum: [...PAUSE_BEHAVIORS] }, resumesAt: maybeTime }, ['behavior', 'resumesAt'])),
   discount: { type: 'null' },
   taxRateIds: { type: 'array', items: { type: 'string' } },
   subscriptionLinkId: nullable({ type: 'string' }),

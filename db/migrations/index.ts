@@ -24,6 +24,7 @@ import * as invoicePayer from './020-invoice-payer';
 import * as carriedAmounts from './021-carried-amounts';
 import * as namedCustomers from './022-named-customers';
 import * as subscriptionChanges from './023-subscription-changes';
+import * as pauseAndAnchors from './025-pause-and-anchors';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -54,6 +55,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['021-carried-amounts', carriedAmounts],
   ['022-named-customers', namedCustomers],
   ['023-subscription-changes', subscriptionChanges],
+  ['025-pause-and-anchors', pauseAndAnchors],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

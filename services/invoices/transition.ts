@@ -71,12 +71,13 @@ export async function transitionInvoice(ctx: TransactionContext, invoiceId: stri
  * after (`last`) and the runner allows it, that statement goes with the COMMIT (an invoice charged to
  * the card; one sent or paid at once has more to write), and the invoice answered has no number yet.
  * `customer`: the customer's time, when the caller has read it. `before`: the caller's writes
- * that go just before the invoice's, with it at the COMMIT when it goes there.
+ * that go just before the invoice's, with it at the COMMIT when it goes there. `hold`: numbered
+ * and opened only, neither collected nor settled (a pause of collection closes it next).
  */
 export async function finalizeInvoice(
   ctx: TransactionContext,
   draft: InvoiceRow,
-  options: { fresh?: boolean; after?: readonly NewEvent[]; last?: boolean; customer?: CustomerTime; before?: readonly Statement[] },
+  options: { fresh?: boolean; after?: readonly NewEvent[]; last?: boolean; customer?: CustomerTime; before?: readonly Statement[]; hold?: boolean },
 ): Promise<InvoiceRow> {
   const { fresh = false, after = [], before = [] } = options;
   const customer = options.customer ?? (await customerTime(ctx.db, draft.customer_id));
@@ -90,7 +91,7 @@ export async function finalizeInvoice(
   };
   const opened = { ...draft, ...changes };
   // A total below zero (a downgrade invoiced at once) is a credit: carried onto the next invoice too.
-  const settlement = centsFromDb(opened.total_cents) < 0 ? 'carry_over' : amountDueSettlement(centsFromDb(opened.amount_due_cents));
+  const settlement = options.hold === true ? 'held' : centsFromDb(opened.total_cents) < 0 ? 'carry_over' : amountDueSettlement(centsFromDb(opened.amount_due_cents));
   if (settlement === 'charge') await startCollection(ctx, opened, customer.test_clock_id);
   const scope = { accountId: draft.account_id, mode: draft.mode };
   const events = [
@@ -107,6 +108,7 @@ export async function finalizeInvoice(
   }
   await runStatements(ctx.db, before);
   const numbered = await writeNumberedInvoice(ctx.db, statement);
+  if (settlement === 'held') return numbered;
   if (settlement === 'paid') return recordInvoicePaid(ctx, numbered, now);
   if (settlement === 'carry_over') return carryOver(ctx, numbered, now);
   if (numbered.collection_method === 'send_invoice') await sendInvoice(ctx, numbered, now);

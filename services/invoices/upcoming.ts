@@ -18,12 +18,13 @@ import { customerTimes } from '../../db/customers';
 import { batchedRead } from '../owned';
 import { invoiceView } from '../../views/invoice';
 import type { ServiceContext, TransactionContext } from '../context';
-import { nextPeriodOf, subscriptionDraft, subscriptionLines } from '../subscriptions/bill-period';
+import { nextPeriodOf, renewalLines, subscriptionDraft } from '../subscriptions/bill-period';
 import { asksItemChange, prepareChange, readChange, type ChangeInput } from '../subscriptions/change';
 import { pendingCarriedLines } from './carry-over';
 import { pendingProrations } from '../../db/pending-prorations';
 import type { InvoiceLine } from '../../domain/invoices';
 import { prorationDateRefusal } from '../../domain/subscription-changes';
+import type { ProrationUnit } from '../../domain/proration';
 import { writeLast } from '../run';
 
 /** The preview's id: the subscription's, so a merchant finds it again (the spec's form). */
@@ -62,7 +63,7 @@ export async function renewalInvoice(ctx: Pick<ServiceContext, 'db'>, subscripti
   const carried = known.carries === false ? [] : await pendingCarriedLines(ctx, subscription.customer_id);
   const period = nextPeriodOf(trialing ? { ...subscription, billing_cycle_anchor: start } : subscription, items, start);
   // When it will be made: the renewal's instant.
-  const lines = [...subscriptionLines(items, period), ...waiting, ...(known.prorations ?? []), ...carried];
+  const lines = [...renewalLines(subscription, items, period), ...waiting, ...(known.prorations ?? []), ...carried];
   return subscriptionDraft(subscription, { id: upcomingInvoiceId(subscription.id), reason: 'subscription_cycle', period, lines, createdAt: period.start });
 }
 
@@ -78,7 +79,7 @@ export interface InvoicePreviewInput extends ChangeInput {
  * subscription_ended for an ended subscription; a `prorationDate` outside the current period or
  * after now, 400 billing_date_invalid.
  */
-export async function previewInvoice(ctx: Pick<ServiceContext, 'db' | 'clock'>, subscription: SubscriptionRow, input: InvoicePreviewInput): Promise<InvoiceRow> {
+export async function previewInvoice(ctx: Pick<ServiceContext, 'db' | 'clock'>, subscription: SubscriptionRow, input: InvoicePreviewInput, unit: ProrationUnit = 'second'): Promise<InvoiceRow> {
   const refusal = subscriptionChangeRefusal(subscription.id, subscription.status, 'update');
   if (refusal !== null) throw refusal;
   // The customer's time, and whether an amount carried over waits for their next invoice, read
@@ -96,7 +97,7 @@ export async function previewInvoice(ctx: Pick<ServiceContext, 'db' | 'clock'>, 
     if (dateRefusal !== null) throw dateRefusal;
     return upcomingInvoice(ctx, subscription, { carries: customer.carries });
   }
-  const { plan, after } = await prepareChange(ctx, subscription, input, now, reads);
+  const { plan, after } = await prepareChange(ctx, subscription, input, { now, unit }, reads);
   if (plan.invoice === null) return renewalInvoice(ctx, subscription, { items: after, prorations: plan.pending, carries: customer.carries });
   const carried = customer.carries ? await pendingCarriedLines(ctx, subscription.customer_id) : [];
   return subscriptionDraft(subscription, { id: upcomingInvoiceId(subscription.id), reason: 'subscription_update', period: plan.invoice.period, lines: [...plan.invoice.lines, ...carried], createdAt: now });

@@ -13,12 +13,15 @@ import { termsOf } from '../../db/prices';
 import { lockSubscription, subscriptionUpdateStatement, updateSubscription, type PricedItem, type SubscriptionRow } from '../../db/subscriptions';
 import type { Statement } from '../../db/sql';
 import { periodFrom, type BilledPeriod, type Recurrence } from '../../domain/billing-periods';
+import type { ProrationUnit } from '../../domain/proration';
+import { pauseInForce } from '../../domain/pause-collection';
 import { periodLines, type BilledItem, type BillingReason, type CollectionMethod, type InvoiceLine } from '../../domain/invoices';
 import { subscriptionView } from '../../views/subscription';
 import type { TransactionContext } from '../context';
 import { takeCarriedLines } from '../invoices/carry-over';
 import { draftRow } from '../invoices/draft';
 import { finalizeInvoice } from '../invoices/transition';
+import { billWhilePaused } from './pause';
 
 /** The items' common recurrence (every item bills on the same interval). */
 export function recurrenceOf(items: readonly PricedItem[]): Recurrence {
@@ -31,9 +34,14 @@ export function billedItems(items: readonly PricedItem[]): BilledItem[] {
   return items.map((item) => ({ priceId: item.price.id, productName: item.price.product_name, terms: termsOf(item.price), quantity: item.quantity }));
 }
 
-/** The lines the subscription's items bill for `period`. */
-export function subscriptionLines(items: readonly PricedItem[], period: BilledPeriod): InvoiceLine[] {
-  return periodLines(billedItems(items), period);
+/** The lines the subscription's items bill for `period` (a part of one prorated in `unit`). */
+export function subscriptionLines(items: readonly PricedItem[], period: BilledPeriod, unit?: ProrationUnit): InvoiceLine[] {
+  return periodLines(billedItems(items), period, unit);
+}
+
+/** A new period's lines: a part period up to its anchor that waited for it first (services/subscriptions/create.ts), then the period's. */
+export function renewalLines(subscription: Pick<SubscriptionRow, 'deferred_lines'>, items: readonly PricedItem[], period: BilledPeriod): InvoiceLine[] {
+  return [...(subscription.deferred_lines ?? []), ...subscriptionLines(items, period)];
 }
 
 /** The period a renewal (or a trial's end) from `start` bills, for the subscription as it stands. */
@@ -60,8 +68,11 @@ export async function billPeriod(
   const id = written.id ?? newId('invoice', now.getTime());
   // Read here when not given (finalizeInvoice would): it says whether an amount carried over waits.
   const customer = written.customer ?? (await customerTime(ctx.db, subscription.customer_id));
-  const carried = customer.carries ? await takeCarriedLines(ctx, subscription.customer_id, id) : [];
+  const paused = pauseInForce(subscription, now);
+  // Amounts carried over wait for an invoice that is collected, not one a pause keeps or closes.
+  const carried = customer.carries && paused === null ? await takeCarriedLines(ctx, subscription.customer_id, id) : [];
   const draft = subscriptionDraft(subscription, { id, reason, period, lines: [...lines, ...carried], createdAt: now, collection });
+  if (paused !== null) return billWhilePaused(ctx, draft, paused, { after: written.after, customer, before: written.before });
   return finalizeInvoice(ctx, draft, { fresh: true, after: written.after, last: written.last, customer, before: written.before });
 }
 
@@ -107,13 +118,21 @@ export async function startPeriod(ctx: TransactionContext, subscription: Subscri
   // after them (a renewal; the caller holds the row locked, so the update leaves it as merged
   // here) the update is written with the invoice, at the COMMIT when the invoice goes there.
   const invoiceId = newId('invoice', now.getTime());
-  // The proration lines of the changes made in the period before go onto its invoice, after its own.
+  // A part period that waited for the first renewal invoice goes onto it, once; so do the proration
+  // lines of the changes made in the period before, after its own.
   const prorations = subscription.prorations_pending ? await takePendingProrations(ctx.db, subscription.id, invoiceId) : [];
-  const changes = { ...start.changes, current_period_start: period.start, current_period_end: period.end, latest_invoice_id: invoiceId, ...(subscription.prorations_pending ? { prorations_pending: false } : {}) };
+  const changes = {
+    ...start.changes,
+    current_period_start: period.start,
+    current_period_end: period.end,
+    latest_invoice_id: invoiceId,
+    ...(subscription.deferred_lines === null ? {} : { deferred_lines: null }),
+    ...(subscription.prorations_pending ? { prorations_pending: false } : {}),
+  };
   const moved = start.last === true ? { ...subscription, ...changes } : await updateSubscription(ctx.db, subscription.id, changes);
   const before = start.last === true ? [subscriptionUpdateStatement(subscription.id, changes)] : [];
   const updated = { accountId: moved.account_id, mode: moved.mode, type: 'customer.subscription.updated' as const, data: subscriptionView(moved, items), now };
-  const invoice = await billPeriod(ctx, moved, [...subscriptionLines(items, period), ...prorations], period, 'subscription_cycle', now, start.collection, { id: invoiceId, after: [updated], last: start.last, customer: start.customer, before });
+  const invoice = await billPeriod(ctx, moved, [...renewalLines(subscription, items, period), ...prorations], period, 'subscription_cycle', now, start.collection, { id: invoiceId, after: [updated], last: start.last, customer: start.customer, before });
   // Paid at once, it may have moved the subscription on.
   return invoice.status === 'paid' ? lockSubscription(ctx.db, subscription.id) : moved;
 }

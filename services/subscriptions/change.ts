@@ -55,12 +55,6 @@ export interface PreparedChange {
   plan: ChangePlan;
 }
 
-/**
- * Proration by the second; an account's choice of the day arrives with the billing settings
- * (DESIGN.md "Subscription changes"), and planChange takes either.
- */
-const PRORATION_UNIT: ProrationUnit = 'second';
-
 // A preview is a read: under load its reads are batched with the other previews' (services/owned.ts).
 const itemsRead = (db: ServiceContext['db']) =>
   batchedRead(db, 'subscription items', async (reader, ids) => {
@@ -84,13 +78,19 @@ export async function readChange(db: ServiceContext['db'], subscription: Subscri
 const prorated = (items: readonly PricedItem[]): ProratedItem[] => billedItems(items).map((billed, i) => ({ ...billed, itemId: items[i]!.id }));
 
 /**
- * The change `input` asks of the subscription at `now` (the customer's): its items after and what
- * it bills. 400 items_invalid (unknown items, a price not of this account, prices on different
+ * The change `input` asks of the subscription at `now` (the customer's), prorated in the
+ * account's `unit`: its items after and what it bills. 400 items_invalid (unknown items, a price not of this account, prices on different
  * intervals, none left), billing_date_invalid (a `prorationDate` outside the current period or
  * after now); 409 price_unavailable for a new price archived or of the other mode, and
  * subscription_change_refused while the first invoice is unpaid (nothing to prorate against yet).
  */
-export async function prepareChange(ctx: Pick<ServiceContext, 'db'>, subscription: SubscriptionRow, input: ChangeInput, now: Date, given?: ChangeReads): Promise<PreparedChange> {
+export async function prepareChange(
+  ctx: Pick<ServiceContext, 'db'>,
+  subscription: SubscriptionRow,
+  input: ChangeInput,
+  { now, unit }: { now: Date; unit: ProrationUnit },
+  given?: ChangeReads,
+): Promise<PreparedChange> {
   if (subscription.status === 'incomplete') {
     throw new ApiError('subscription_change_refused', `The subscription ${subscription.id} is incomplete: its items change once its first invoice is paid.`);
   }
@@ -129,7 +129,7 @@ export async function prepareChange(ctx: Pick<ServiceContext, 'db'>, subscriptio
     recurrence: recurrenceOf(before),
     newRecurrence,
     cancelAt: subscription.cancel_at,
-    unit: PRORATION_UNIT,
+    unit,
   });
   return { now, before, after, plan };
 }

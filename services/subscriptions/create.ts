@@ -6,17 +6,22 @@
 // paid, charged at once by its collection workflow to the card (`cardId`, else the customer's
 // default), or, with none, paid by the customer at `checkoutUrl` (the invoice's page). With a
 // trial (`trialDays` or `trialEnd`) it is `trialing` instead: its first invoice bills nothing for
-// the trial, and the paid periods are anchored at the trial's end. Its workflow
+// the trial, and the paid periods are anchored at the trial's end. Without one they are anchored
+// at `billingCycleAnchor` (domain/billing-anchor.ts; the account's default when none is named):
+// the first period is the part up to it, prorated in the account's unit, and when that is worth
+// less than a card payment's minimum its lines wait for the first renewal invoice, the first
+// invoice owing nothing (paid at once, the subscription active). Its workflow
 // (workflows/subscription.ts) starts after the commit; on a test clock its first wait is written
 // here, with it.
 import { newId } from '../../crypto/ids';
 import type { CustomerRow } from '../../db/customers';
-import { findPricedRow } from '../../db/prices';
-import { insertSubscription, itemsOf, updateSubscription, type SubscriptionItemRow, type SubscriptionRow } from '../../db/subscriptions';
+import { findPricedRow, type PricedRow } from '../../db/prices';
+import { insertSubscription, updateSubscription, type PricedItem, type SubscriptionItemRow, type SubscriptionRow } from '../../db/subscriptions';
 import { recordEvent } from '../../db/events';
 import { periodFrom, trialEndAfterDays } from '../../domain/billing-periods';
 import { returnUrlFields } from '../../domain/checkout-rules';
-import { addedLines, trialLines } from '../../domain/invoices';
+import { addedLines, invoiceTotals, trialLines } from '../../domain/invoices';
+import { billingCycleAnchorAt, partPeriodDeferred } from '../../domain/billing-anchor';
 import { billingDateRefusal, type TrialEndBehavior } from '../../domain/subscription-rules';
 import { ApiError } from '../../domain/errors';
 import type { CollectionMethod } from '../../domain/invoices';
@@ -56,15 +61,6 @@ export interface SubscriptionInput {
   taxRateIds?: string[];
 }
 
-/** `billingCycleAnchor`: `now` is built; `first_of_month` and a time come with the next issue. */
-function anchorRefusal(anchor: string | undefined, trial: boolean): ApiError | null {
-  if (anchor === undefined || anchor === 'now') return null;
-  const invalid = (message: string) => new ApiError('billing_cycle_anchor_invalid', message, { fields: [{ path: 'billingCycleAnchor', message }] });
-  if (anchor !== 'first_of_month' && Number.isNaN(Date.parse(anchor))) return invalid('Must be `now`, `first_of_month` or an ISO 8601 time.');
-  if (trial) return invalid('A billing cycle anchor other than `now` is not allowed with a trial.');
-  return new ApiError('NOT_SUPPORTED', 'Only `billingCycleAnchor` `now` is built in this version: `first_of_month` and a time come with proration.');
-}
-
 /** Return URLs (after the first payment on the hosted page) are checked as a checkout's. */
 function returnUrlsRefusal(input: SubscriptionInput): ApiError | null {
   const fields = returnUrlFields(input);
@@ -78,7 +74,7 @@ export async function createSubscription(ctx: TransactionContext, scope: Account
     input.customer !== undefined ? (await createCustomer(ctx, scope, input.customer)).customer : await findOwned<CustomerRow>(ctx.db, 'customers', input.customerId!, scope, 'customer');
   const asked = input.items ?? [{ priceId: input.priceId!, quantity: input.quantity }];
   if (new Set(asked.map((i) => i.priceId)).size !== asked.length) throw itemsInvalid('Each price once.');
-  const prices = [];
+  const prices: PricedRow[] = [];
   for (const [i, item] of asked.entries()) {
     const price = await findPricedRow(ctx.db, item.priceId);
     // The spec's items_invalid ("not active prices of yours"), the same for a price of another
@@ -93,7 +89,7 @@ export async function createSubscription(ctx: TransactionContext, scope: Account
 
   if (input.couponId !== undefined || input.taxRateIds !== undefined) throw new ApiError('NOT_SUPPORTED', 'couponId and taxRateIds are not built in this version (coupons and taxes come with the next issues).');
   const collectionMethod = input.collectionMethod ?? 'charge_automatically';
-  const refusal = returnUrlsRefusal(input) ?? anchorRefusal(input.billingCycleAnchor, input.trialDays !== undefined || input.trialEnd !== undefined);
+  const refusal = returnUrlsRefusal(input);
   if (refusal !== null) throw refusal;
   if (scope.mode === 'live' && !scope.account.savedCards) throw new ApiError('saved_cards_off', 'Saved cards are off for this account: a live subscription keeps the customer\'s card for its renewals.');
   if (input.cardId !== undefined) await checkUsableCard(ctx, customer, input.cardId);
@@ -102,11 +98,21 @@ export async function createSubscription(ctx: TransactionContext, scope: Account
   const cancelAt = input.cancelAt === undefined ? null : new Date(input.cancelAt);
   const dateRefusal = (trialEnd === null ? null : billingDateRefusal(input.trialDays !== undefined ? 'trialDays' : 'trialEnd', trialEnd, now)) ?? (cancelAt === null ? null : billingDateRefusal('cancelAt', cancelAt, now));
   if (dateRefusal !== null) throw dateRefusal;
-  // A trial's paid periods are counted from its end; without one, from now.
-  const anchor = trialEnd ?? now;
+  // A trial's paid periods are counted from its end; without one, from the anchor (the account's
+  // default when the create names none), the part period up to it billed first.
+  const trial = trialEnd !== null;
+  const cycleAnchor = billingCycleAnchorAt(input.billingCycleAnchor ?? (trial ? 'now' : scope.account.billingCycleAnchor), recurrence, now, trial);
+  const anchor = trialEnd ?? cycleAnchor;
   const firstPeriod = trialEnd !== null ? { start: now, end: trialEnd } : periodFrom(anchor, recurrence, now, cancelAt);
+  const id = newId('subscription', now.getTime());
+  const items: SubscriptionItemRow[] = asked.map((item) => ({ id: newId('subscriptionItem', now.getTime()), subscription_id: id, price_id: item.priceId, quantity: item.quantity ?? 1, created_at: now }));
+  // With their prices, in the order of their ids (as asked).
+  const priced: PricedItem[] = items.map((item, i) => ({ ...item, price: prices[i]! }));
+  const firstLines = trial ? trialLines(billedItems(priced), firstPeriod) : subscriptionLines(priced, firstPeriod, scope.account.proration);
+  // A part period up to the anchor below a card payment's minimum waits for the first renewal invoice.
+  const deferred = cycleAnchor > now && partPeriodDeferred(invoiceTotals(firstLines).subtotalCents) ? firstLines : null;
   const subscription: SubscriptionRow = {
-    id: newId('subscription', now.getTime()),
+    id,
     account_id: scope.account.id,
     mode: scope.mode,
     customer_id: customer.id,
@@ -141,12 +147,13 @@ export async function createSubscription(ctx: TransactionContext, scope: Account
     test_clock_id: customer.test_clock_id,
     pending_update: null,
     prorations_pending: false,
+    pause_behavior: null,
+    pause_resumes_at: null,
+    deferred_lines: deferred,
     created_at: now,
   };
-  const items: SubscriptionItemRow[] = asked.map((item) => ({ id: newId('subscriptionItem', now.getTime()), subscription_id: subscription.id, price_id: item.priceId, quantity: item.quantity ?? 1, created_at: now }));
   await insertSubscription(ctx.db, subscription, items);
-  const priced = await itemsOf(ctx.db, [subscription.id]);
-  const lines = [...(trialEnd !== null ? trialLines(billedItems(priced), firstPeriod) : subscriptionLines(priced, firstPeriod)), ...addedLines(input.addInvoiceItems ?? [])];
+  const lines = [...(deferred === null ? firstLines : []), ...addedLines(input.addInvoiceItems ?? [])];
   const invoice = await billPeriod(ctx, subscription, lines, firstPeriod, 'subscription_create', now);
   // Nothing to charge the first invoice to: the customer pays it on its page, agreeing to keep the card.
   const awaitsPage = invoice.status === 'open' && collectionMethod === 'charge_automatically' && (await invoiceCard(ctx.db, invoice)) === null;

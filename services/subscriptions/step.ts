@@ -17,6 +17,7 @@ import { announceUpcomingInvoice } from '../invoices/upcoming';
 import { endSubscription } from './end';
 import { expireIncomplete } from './expire';
 import { dropPendingUpdate } from './pending-update';
+import { resumeCollection } from './pause';
 import { renewSubscription } from './renew';
 import { endTrial, noticeTrialEnd } from './trial';
 
@@ -36,6 +37,7 @@ const STEPS: Record<SubscriptionDue['kind'], (ctx: TransactionContext, subscript
   cancel: (ctx, subscription, at) => endSubscription(ctx, subscription, at, 'requested_by_merchant'),
   invoice_upcoming: announceUpcomingInvoice,
   renew: renewSubscription,
+  resume_collection: resumeCollection,
   pending_update_expires: dropPendingUpdate,
 };
 

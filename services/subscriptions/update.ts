@@ -10,7 +10,8 @@
 // - `collectionMethod`, `daysUntilDue`: from the next invoice;
 // - `trialEnd` (only while trialing): `now` ends the trial at once, in this request (the first
 //   period is billed now: services/subscriptions/trial.ts), a time moves its end (its notice is
-//   due again); `trialEndBehavior`.
+//   due again); `trialEndBehavior`;
+// - `pauseCollection` (services/subscriptions/pause.ts; null ends it).
 // A change that moves the next step (a trial's end, `cancelAt`, a change of interval, a change
 // waiting for its invoice) reschedules its workflow.
 // customer.subscription.updated, always.
@@ -19,6 +20,7 @@ import { recordEvent } from '../../db/events';
 import { lockSubscription, updateSubscription, type SubscriptionRow } from '../../db/subscriptions';
 import type { CollectionMethod } from '../../domain/invoices';
 import { ApiError } from '../../domain/errors';
+import { pauseChanges, type PauseBehavior } from '../../domain/pause-collection';
 import { billingDateRefusal, nextSubscriptionStep, sameStep, subscriptionChangeRefusal, type TrialEndBehavior } from '../../domain/subscription-rules';
 import type { TransactionContext } from '../context';
 import { billingNowOf } from '../test-clocks/billing-now';
@@ -28,6 +30,7 @@ import { endTrial } from './trial';
 import { checkUsableCard } from './usable-card';
 import { DEFAULT_DAYS_UNTIL_DUE } from '../invoices/create';
 import type { PaymentBehavior } from '../../domain/subscription-changes';
+import type { ProrationUnit } from '../../domain/proration';
 import { asksItemChange, makeChange, prepareChange, type ChangeInput } from './change';
 
 export interface UpdateInput extends ChangeInput {
@@ -41,28 +44,29 @@ export interface UpdateInput extends ChangeInput {
   trialEnd?: string;
   trialEndBehavior?: TrialEndBehavior;
   paymentBehavior?: PaymentBehavior;
-  /** The spec's, not built in this version (pauses, coupons and taxes come with the next issues): 501. */
-  pauseCollection?: unknown;
+  pauseCollection?: { behavior: PauseBehavior; resumesAt?: string } | null;
+  /** The spec's, not built in this version (coupons and taxes come with the next issue): 501. */
   couponId?: string | null;
   taxRateIds?: string[];
 }
 
-const NOT_BUILT = ['pauseCollection', 'couponId', 'taxRateIds'] as const;
+const NOT_BUILT = ['couponId', 'taxRateIds'] as const;
 
 /** A change of items, prepared from the subscription as locked and made in this transaction. */
-async function changeItems(ctx: TransactionContext, subscription: SubscriptionRow, input: UpdateInput, now: Date): Promise<SubscriptionRow> {
+async function changeItems(ctx: TransactionContext, subscription: SubscriptionRow, input: UpdateInput, now: Date, unit: ProrationUnit): Promise<SubscriptionRow> {
   if (!asksItemChange(input)) return subscription;
-  return makeChange(ctx, subscription, await prepareChange(ctx, subscription, input, now), input.paymentBehavior);
+  return makeChange(ctx, subscription, await prepareChange(ctx, subscription, input, { now, unit }), input.paymentBehavior);
 }
 
-export async function updateSubscriptionFields(ctx: TransactionContext, subscriptionId: string, input: UpdateInput): Promise<SubscriptionRow> {
+/** `unit`: the account's proration setting (by the second or by the day). */
+export async function updateSubscriptionFields(ctx: TransactionContext, subscriptionId: string, input: UpdateInput, unit: ProrationUnit = 'second'): Promise<SubscriptionRow> {
   const notBuilt = NOT_BUILT.filter((field) => input[field] !== undefined);
-  if (notBuilt.length > 0) throw new ApiError('NOT_SUPPORTED', `${notBuilt.join(', ')}: not built in this version (coupon, tax and pause changes come with the next issues); nothing was changed.`);
+  if (notBuilt.length > 0) throw new ApiError('NOT_SUPPORTED', `${notBuilt.join(', ')}: not built in this version (coupon and tax changes come with the next issue); nothing was changed.`);
   const subscription = await lockSubscription(ctx.db, subscriptionId);
   const refusal = subscriptionChangeRefusal(subscription.id, subscription.status, input.trialEnd !== undefined ? 'trial_end' : 'update');
   if (refusal !== null) throw refusal;
   const now = await billingNowOf(ctx, subscription.customer_id);
-  const changed = await changeItems(ctx, subscription, input, now);
+  const changed = await changeItems(ctx, subscription, input, now, unit);
   const changes: Partial<SubscriptionRow> = {};
   if (input.cardId !== undefined) {
     const customer = (await ctx.db('customers').where({ id: subscription.customer_id }).first('account_id', 'mode', 'email')) as Pick<CustomerRow, 'account_id' | 'mode' | 'email'>;
@@ -87,6 +91,7 @@ export async function updateSubscriptionFields(ctx: TransactionContext, subscrip
   // Sent to the customer from now on: due in the default 30 days unless told.
   else if (input.collectionMethod === 'send_invoice' && subscription.days_until_due === null) changes.days_until_due = DEFAULT_DAYS_UNTIL_DUE;
   if (input.trialEndBehavior !== undefined) changes.trial_end_behavior = input.trialEndBehavior;
+  if (input.pauseCollection !== undefined) Object.assign(changes, pauseChanges(subscription.id, subscription.status, input.pauseCollection, now));
   const trialEndsNow = input.trialEnd === 'now';
   if (input.trialEnd !== undefined && !trialEndsNow) {
     const trialEnd = new Date(input.trialEnd);

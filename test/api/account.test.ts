@@ -27,7 +27,7 @@ describe('GET /v1/account', () => {
     });
   }
 
-  it('shows status, plan, saved cards, the dunning ladder\'s end, whether live payments are open, and the monthly limit', async () => {
+  it('shows status, plan, saved cards, the billing settings (dunning ladder\'s end, proration, default anchor), whether live payments are open, and the monthly limit', async () => {
     const res = await api.request('/v1/account', { key: merchant.keys.sk_test });
     assert.equal(res.status, 200);
     assert.deepEqual(res.body, {
@@ -38,6 +38,8 @@ describe('GET /v1/account', () => {
       plan: 'starter',
       savedCards: false,
       dunningEnd: 'unpaid',
+      proration: 'second',
+      billingCycleAnchor: 'now',
       livePaymentsOpen: false,
       liveActivatedAt: null,
       createdAt: clock.now().toISOString(),

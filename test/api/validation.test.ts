@@ -20,6 +20,16 @@ function errorsOf(value: unknown) {
 }
 
 describe('validation', () => {
+  it('says in words what a value missing its pattern must be', () => {
+    const check = compile(object({ phone: { type: 'string', 'x-invalid': 'Must be a phone number.', pattern: '^0[0-9]{9}$' }, customerId: { type: 'string', pattern: '^cus_[0-9a-z]{24}$' }, code: { type: 'string', pattern: '^[A-Z]{3}$' } }, []));
+    assert.equal(check({ phone: '12', customerId: 'cus_X', code: 'abc' }), false);
+    assert.deepEqual(fieldErrors(check.errors), [
+      { path: 'phone', message: 'Must be a phone number.' },
+      { path: 'customerId', message: 'Must be an id: cus_ followed by lower-case letters and digits.' },
+      { path: 'code', message: 'Must match the pattern ^[A-Z]{3}$.' },
+    ]);
+  });
+
   it('refuses fractions and numeric strings for integers, never rounding', () => {
     assert.deepEqual(errorsOf({ amountCents: 1500.5 }), [{ path: 'amountCents', message: 'Must be an integer.' }]);
     assert.deepEqual(errorsOf({ amountCents: '1500' }), [{ path: 'amountCents', message: 'Must be an integer.' }]);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { periodBoundary, periodFrom, type Recurrence } from '../../domain/billing-periods';
 import { invoiceTotals, periodLines } from '../../domain/invoices';
 import { amountForQuantity, type PriceTerms } from '../../domain/pricing';
-import { prorate, prorationLine, prorationLines, type ProratedItem, type ProrationUnit } from '../../domain/proration';
+import { prorateIn, prorationLine, prorationLines, type ProratedItem, type ProrationUnit } from '../../domain/proration';
 import { planChange, PRORATION_BEHAVIORS } from '../../domain/subscription-changes';
 import { draws, random } from '../support/random';
 
@@ -124,7 +124,7 @@ describe('proration: properties over random changes', () => {
 
   it('by the day: remaining whole days rounded down, over the period\'s whole days', () => {
     // 14 days and 23 hours left of 28: 14 days, half.
-    assert.equal(prorate(100000, 14 * DAY + 23 * 3600_000, 28 * DAY, 'day'), 50000);
-    assert.equal(prorate(100000, 14 * DAY + 23 * 3600_000, 28 * DAY, 'second'), 53423);
+    assert.equal(prorateIn('day', 100000, 14 * DAY + 23 * 3600_000, 28 * DAY), 50000);
+    assert.equal(prorateIn('second', 100000, 14 * DAY + 23 * 3600_000, 28 * DAY), 53423);
   });
 });

@@ -67,6 +67,15 @@ describe('subscription rules: the next step of a subscription\'s life', () => {
     assert.deepEqual(step({ ...pending('2027-01-16T23:00:00.000Z'), status: 'canceled' }), ['ended']);
   });
 
+  it('a pause of collection ends at its resumesAt, before what falls due then or after; without resumesAt it has no step', () => {
+    const pause = { pause_behavior: 'void', pause_resumes_at: t('2027-01-20T00:00:00.000Z') };
+    assert.deepEqual(step(pause), ['resume_collection', '2027-01-20T00:00:00.000Z']);
+    assert.deepEqual(step({ ...pause, pause_resumes_at: t('2027-02-01T00:00:00.000Z') }), ['resume_collection', '2027-02-01T00:00:00.000Z'], 'on the renewal\'s instant, first');
+    assert.deepEqual(step({ ...pause, pause_resumes_at: t('2027-03-01T00:00:00.000Z') }), ['renew', '2027-02-01T00:00:00.000Z']);
+    assert.deepEqual(step({ ...pause, pause_resumes_at: null }), ['renew', '2027-02-01T00:00:00.000Z']);
+    assert.deepEqual(step({ ...pause, status: 'canceled' }), ['ended']);
+  });
+
   it('invoice.upcoming three days before a renewal, once per period; none when it will not renew or the period is three days or shorter', () => {
     const fresh = { upcoming_notice_for: null };
     assert.deepEqual(step(fresh), ['invoice_upcoming', '2027-01-29T00:00:00.000Z']);

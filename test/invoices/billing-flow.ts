@@ -29,8 +29,13 @@ export function billingFlow(of: () => { api: TestApi; keys: MerchantKeys }) {
 
   /** Advances the clock to `frozenTime` and waits until it is ready and what happened has settled. */
   const advance = async (clockId: string, frozenTime: string) => {
-    const { api } = of();
     await post(`/v1/test_helpers/test_clocks/${clockId}/advance`, { frozenTime });
+    await untilReady(clockId);
+  };
+
+  /** Waits until the clock's advance is done and what happened has settled. */
+  const untilReady = async (clockId: string) => {
+    const { api } = of();
     for (let i = 0; (await read(`/v1/test_helpers/test_clocks/${clockId}`)).status !== 'ready'; i++) {
       assert.ok(i < 1000, 'the clock becomes ready');
       await api.workflows.settle();
@@ -77,5 +82,5 @@ export function billingFlow(of: () => { api: TestApi; keys: MerchantKeys }) {
     return { clock, customer, subscription, card };
   };
 
-  return { post, read, advance, customerWithCard, monthly, invoicesOf, chargesOf, processorChargesOf, declining };
+  return { post, read, advance, untilReady, customerWithCard, monthly, invoicesOf, chargesOf, processorChargesOf, declining };
 }

@@ -113,7 +113,7 @@ export const invoiceRoutes = (processors: Processors, log: Logger): RouteSpec[] 
     errors: ['billing_date_invalid', 'items_invalid', 'subscription_ended', 'subscription_change_refused', 'price_unavailable', 'NOT_FOUND'],
     async handler(input) {
       const subscription = await findIn<SubscriptionRow>(input.db, subscriptionTable, input.body.subscriptionId, input.caller);
-      return { status: 200, body: invoiceView(await previewInvoice(input, subscription, input.body)) };
+      return { status: 200, body: invoiceView(await previewInvoice(input, subscription, input.body, input.caller.account.proration)) };
     },
   }),
   getRoute<InvoiceRow>({
