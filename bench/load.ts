@@ -1,10 +1,10 @@
 // Shared benchmark plumbing: servers in child processes (so the load generator does not share
 // their event loop), autocannon as the load, and the figures printed side by side.
 import { spawn, type ChildProcess } from 'node:child_process';
-import http from 'node:http';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import packageJson from '../package.json';
+import { runSteadyPlan } from './steady-load';
 
 export interface Figures {
   label: string;
@@ -12,6 +12,8 @@ export interface Figures {
   p50: number;
   p99: number;
   errors: number;
+  /** An open loop's: how late the load generator sent its latest request, ms. */
+  latestSendMs?: number;
 }
 
 /**
@@ -97,45 +99,26 @@ export async function load(label: string, options: LoadOptions & { connections: 
  * Open loop at a steady `rate`: request i is due at start + i / rate, whatever the answers before
  * it, and its latency counts from when it was due (so a server that falls behind is not flattered
  * by the load waiting for it). autocannon's own rate mode sends each second's budget back to back
- * and then pauses, which measures bursts at full speed rather than a steady half load.
+ * and then pauses, which measures bursts at full speed rather than a steady half load. The loop
+ * runs in a worker thread with a heap of its own (steady-load.ts says why); each request's path,
+ * body and Idempotency-Key are made here first.
  */
 export async function steadyLoad(label: string, options: LoadOptions & { rate: number }): Promise<Figures> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   const total = Math.round(options.rate * options.seconds);
-  const latencies: number[] = [];
-  let errors = 0;
-  const send = (due: number) =>
-    new Promise<void>((resolve) => {
-      const headers: Record<string, string> = { ...options.headers };
-      if (options.idempotent) headers['idempotency-key'] = idempotencyKey();
-      const req = http.request(options.path ? new URL(options.path(), options.url) : options.url, { method: options.method ?? 'GET', headers, agent }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          if (res.statusCode === undefined || res.statusCode >= 400) errors++;
-          latencies.push(performance.now() - due);
-          resolve();
-        });
-      });
-      req.on('error', () => {
-        errors++;
-        resolve();
-      });
-      req.end(options.body?.());
-    });
-  const started = performance.now();
-  const inFlight: Promise<void>[] = [];
-  for (let i = 0; i < total; i++) {
-    const due = started + (i * 1000) / options.rate;
-    const wait = due - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    inFlight.push(send(due));
-  }
-  await Promise.all(inFlight);
-  const seconds = (performance.now() - started) / 1000;
-  agent.destroy();
-  latencies.sort((a, b) => a - b);
+  const each = <T>(make: () => T) => Array.from({ length: total }, make);
+  const result = await runSteadyPlan({
+    url: options.url,
+    method: options.method ?? 'GET',
+    rate: options.rate,
+    total,
+    headers: options.headers,
+    idempotencyKeys: options.idempotent ? each(idempotencyKey) : undefined,
+    paths: options.path ? each(options.path) : undefined,
+    bodies: options.body ? each(options.body) : undefined,
+  });
+  const latencies = result.latencies.sort((a, b) => a - b);
   const at = (p: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? NaN);
-  return { label, requestsPerSecond: latencies.length / seconds, p50: at(0.5), p99: at(0.99), errors };
+  return { label, requestsPerSecond: latencies.length / result.seconds, p50: at(0.5), p99: at(0.99), errors: result.errors, latestSendMs: result.latestSendMs };
 }
 
 /**

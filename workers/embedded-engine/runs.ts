@@ -23,6 +23,8 @@ import { WorkflowClosedError, WorkflowNotFoundError } from '../../orchestration/
 
 const { EventType } = temporal.api.enums.v1;
 const MAX_SHARED_SEARCH_ATTRIBUTE_SETS = 10_000;
+/** The typed search attributes a sandbox starts with (the initializeWorkflow job brings the run's). */
+const NO_TYPED_SEARCH_ATTRIBUTES = new TypedSearchAttributes();
 
 export class RunRegistry {
   private readonly byRunId = new Map<string, Run>();
@@ -34,6 +36,11 @@ export class RunRegistry {
    * a copy of its own, so sharing them saves each open run its own.
    */
   private readonly searchAttributeSets = new Map<string, Record<string, Payload>>();
+  /**
+   * Every run's `info.unsafe`, made once: the SDK copies what it is given into the sandbox (and
+   * puts its own `now` and `random` in place of these) at each sandbox's creation.
+   */
+  private readonly unsafe: WorkflowInfo['unsafe'] = { now: () => this.clock.now(), isReplaying: false, isReplayingHistoryEvents: false, random: createUnsafeRandomSource(Math.random) };
 
   constructor(
     private readonly creator: ReusableVMWorkflowCreator,
@@ -179,7 +186,7 @@ export class RunRegistry {
       runId: run.runId,
       workflowType: run.workflowType,
       searchAttributes: {},
-      typedSearchAttributes: new TypedSearchAttributes(),
+      typedSearchAttributes: NO_TYPED_SEARCH_ATTRIBUTES,
       parent,
       root: run.parent ? { workflowId: root.workflowId, runId: root.runId } : undefined,
       taskQueue: run.taskQueue,
@@ -197,7 +204,7 @@ export class RunRegistry {
       targetWorkerDeploymentVersionChanged: false,
       suggestedContinueAsNewReasons: undefined,
       currentBuildId: '',
-      unsafe: { now: () => this.clock.now(), isReplaying: false, isReplayingHistoryEvents: false, random: createUnsafeRandomSource(Math.random) },
+      unsafe: this.unsafe,
       priority: undefined,
     };
   }

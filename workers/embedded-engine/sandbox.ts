@@ -98,18 +98,37 @@ const adoptBuiltinsScript = `for (const key of Reflect.ownKeys(globalThis)) {
 
 // The SDK's call into the context, with the switch's installs in place of its own swap. Deletes
 // and defines go through the inner global, so Node applies them to both of the context's objects.
-const callScript = `Object.defineProperty(globalThis, '__KASI_CALL_INTO_SCOPE', {
-  value: () => {
-    const [fn, args, installs] = globalThis.__temporal_args;
-    delete globalThis.__temporal_args;
-    for (const [key, descriptor] of installs ?? []) {
-      if (descriptor === undefined) delete globalThis[key];
-      else Object.defineProperty(globalThis, key, descriptor);
-    }
-    return __TEMPORAL__.api[fn](...args);
-  },
-  writable: false, enumerable: false, configurable: false,
-});`;
+// The call's arguments are handed in by a function made here once, which keeps them in its scope
+// (the SDK sets a global for each call and deletes it inside: two more trips through Node's
+// interceptors per call, and a start makes six calls). Not in an object on a global: the SDK
+// freezes everything the pristine globals reach.
+const callScript = `(() => {
+  let fn, args, installs;
+  Object.defineProperty(globalThis, '__KASI_PREPARE_CALL', {
+    value: (nextFn, nextArgs, nextInstalls) => {
+      fn = nextFn;
+      args = nextArgs;
+      installs = nextInstalls;
+    },
+    writable: false, enumerable: false, configurable: false,
+  });
+  Object.defineProperty(globalThis, '__KASI_CALL_INTO_SCOPE', {
+    value: () => {
+      const callFn = fn;
+      const callArgs = args;
+      const callInstalls = installs;
+      args = undefined;
+      installs = undefined;
+      for (const [key, descriptor] of callInstalls ?? []) {
+        if (descriptor === undefined) delete globalThis[key];
+        else Object.defineProperty(globalThis, key, descriptor);
+      }
+      return __TEMPORAL__.api[callFn](...callArgs);
+    },
+    writable: false, enumerable: false, configurable: false,
+  });
+})()`;
+type PrepareCall = (fn: PropertyKey, args: unknown[], installs: Installs | undefined) => void;
 const callIntoScope = new vm.Script('__KASI_CALL_INTO_SCOPE()');
 
 /**
@@ -136,12 +155,17 @@ class ReleasingWorkflow extends ReusableVMWorkflow {
  */
 class ScopedWorkflowCreator extends ReusableVMWorkflowCreator {
   private readonly globals: GlobalsSwitch;
+  private readonly prepareCall: PrepareCall;
+  /** No options without a timeout: Node's defaults are the SDK's (errors displayed, no watchdog). */
+  private readonly runOptions: vm.RunningScriptOptions | undefined;
 
   constructor(script: vm.Script, bundle: ReturnType<typeof parseWorkflowCode>, isolateExecutionTimeoutMs: number | undefined, activityNames: Set<string>) {
     // The SDK types the timeout as a number, but Node takes an absent one as "no watchdog".
     super(script, bundle, isolateExecutionTimeoutMs as number, activityNames);
     // The SDK's constructor has loaded the bundle: what the context holds now is the pristine state.
     this.globals = new GlobalsSwitch(this.context);
+    this.prepareCall = (this.context as vm.Context).__KASI_PREPARE_CALL as PrepareCall;
+    this.runOptions = isolateExecutionTimeoutMs === undefined ? undefined : { timeout: isolateExecutionTimeoutMs, displayErrors: true };
   }
 
   protected override injectGlobals(context: vm.Context): void {
@@ -153,14 +177,15 @@ class ScopedWorkflowCreator extends ReusableVMWorkflowCreator {
   override async createWorkflow(options: WorkflowCreateOptions): Promise<Workflow> {
     const context = this.context;
     const globals = this.globals;
+    const prepareCall = this.prepareCall;
     const own: WorkflowGlobals = { changed: new Map() };
-    const timeout = this.isolateExecutionTimeoutMs;
+    const runOptions = this.runOptions;
     const workflowModule = new Proxy({} as WorkflowModule, {
       get(_, fn) {
         return (...args: unknown[]) => {
+          prepareCall(fn, args, globals.enter(own));
           // Microtasks run inside this call (microtaskMode 'afterEvaluate'), still with these globals.
-          context.__temporal_args = [fn, args, globals.enter(own)];
-          return callIntoScope.runInContext(context, { timeout, displayErrors: true });
+          return callIntoScope.runInContext(context, runOptions);
         };
       },
     });
