@@ -10,6 +10,7 @@ import { runPaymentReadBench } from './payments';
 import { runRefundBench } from './refunds';
 import { runWebhookBench } from './webhooks';
 import { runBillingBench } from './billing';
+import { runSubscriptionChangeBench } from './subscription-changes';
 import { runAsCommand } from './command';
 
 const benchmarks: [string, (database: BenchDatabase) => Promise<void>][] = [
@@ -20,6 +21,7 @@ const benchmarks: [string, (database: BenchDatabase) => Promise<void>][] = [
   ['cards', runCardChargeBench],
   ['webhooks', runWebhookBench],
   ['billing', runBillingBench],
+  ['subscription-changes', runSubscriptionChangeBench],
   ['embedded-engine', () => runEmbeddedEngineBench()],
 ];
 

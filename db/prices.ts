@@ -58,6 +58,12 @@ export async function findPricedRow(db: Db, id: string): Promise<PricedRow | und
   return (await priced(db).where('p.id', id).first()) as PricedRow | undefined;
 }
 
+/** The prices of `ids` with their products, in that order (undefined for an id with none): one statement. */
+export async function findPricedRows(db: Db, ids: readonly string[]): Promise<(PricedRow | undefined)[]> {
+  const rows = new Map(((await priced(db).whereIn('p.id', ids)) as PricedRow[]).map((row) => [row.id, row]));
+  return ids.map((id) => rows.get(id));
+}
+
 /** An account's prices of one mode, all or only the active (or archived) ones, with their products. */
 export function pricesQuery(db: Db, scope: { accountId: string; mode: Mode }, active?: boolean): Knex.QueryBuilder {
   const rows = priced(db).where({ 'p.account_id': scope.accountId, 'p.mode': scope.mode });

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { Mode } from '../domain/api-keys';
 import type { CollectionMethod, InvoiceLine } from '../domain/invoices';
 import type { PauseBehavior } from '../domain/pause-collection';
+import type { PendingUpdate } from '../domain/subscription-changes';
 import type { SubscriptionStatus, TrialEndBehavior } from '../domain/subscription-rules';
 import type { PricedRow } from './prices';
 import { sql, updateByIdStatement, type Statement } from './sql';
@@ -45,6 +46,10 @@ export interface SubscriptionRow {
   success_url: string | null;
   cancel_url: string | null;
   test_clock_id: string | null;
+  /** A change waiting for its invoice to be paid (`pending_if_incomplete`). */
+  pending_update: PendingUpdate | null;
+  /** Proration lines wait for the next period's invoice (db/pending-prorations.ts). */
+  prorations_pending: boolean;
   /** `pauseCollection` (migration 025): its behaviour, null when collection is not paused. */
   pause_behavior: PauseBehavior | null;
   pause_resumes_at: Date | null;
@@ -70,13 +75,25 @@ export async function insertSubscription(db: Db, row: SubscriptionRow, items: Su
 }
 
 export async function updateSubscription(db: Db, id: string, changes: Partial<SubscriptionRow>): Promise<SubscriptionRow> {
-  const [row] = (await db('subscriptions').where({ id }).update(changes).returning('*')) as SubscriptionRow[];
+  const written = changes.pending_update === undefined ? changes : { ...changes, pending_update: changes.pending_update === null ? null : JSON.stringify(changes.pending_update) };
+  const [row] = (await db('subscriptions').where({ id }).update(written).returning('*')) as SubscriptionRow[];
   return row!;
 }
 
 /** updateSubscription's write as a statement, to be sent with others. */
 export function subscriptionUpdateStatement(id: string, changes: Partial<SubscriptionRow>): Statement {
   return updateByIdStatement('subscriptions', id, changes);
+}
+
+/**
+ * The subscription's items become `items`: those not named are deleted, those named changed, the
+ * new ones (not yet kept) inserted.
+ */
+export async function replaceItems(db: Db, subscriptionId: string, items: readonly SubscriptionItemRow[]): Promise<void> {
+  await db('subscription_items').where({ subscription_id: subscriptionId }).whereNotIn('id', items.map((i) => i.id)).delete();
+  for (const item of items) {
+    await db('subscription_items').insert(item).onConflict('id').merge(['price_id', 'quantity']);
+  }
 }
 
 export async function lockSubscription(db: Db, id: string): Promise<SubscriptionRow> {

@@ -42,7 +42,7 @@ export const UPCOMING_NOTICE_DAYS = 3;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** What falls due next in a subscription's life, at `at` (ms since the epoch) in the customer's time. */
-export type SubscriptionDue = { kind: 'expire_incomplete' | 'trial_will_end' | 'trial_end' | 'cancel' | 'invoice_upcoming' | 'renew' | 'resume_collection'; at: number };
+export type SubscriptionDue = { kind: 'expire_incomplete' | 'trial_will_end' | 'trial_end' | 'cancel' | 'invoice_upcoming' | 'renew' | 'resume_collection' | 'pending_update_expires'; at: number };
 
 /** A subscription's next instant: a due step, nothing until the merchant changes it (`idle`: paused), or `ended`. */
 export type SubscriptionNext = SubscriptionDue | { kind: 'idle' } | { kind: 'ended' };
@@ -62,11 +62,14 @@ export interface SubscriptionTimes {
   /** A pause of collection (domain/pause-collection.ts) and when it ends by itself. */
   pause_behavior?: string | null;
   pause_resumes_at?: Date | null;
+  /** A change waiting for its invoice, dropped at `expiresAt` (DESIGN.md "Subscription changes"). */
+  pending_update?: { expiresAt: string } | null;
 }
 
 /**
  * The next step of a subscription's life, from its row alone (its workflow asks after every step
- * and every change): an incomplete one expires 23 hours after it was made; a trial is noticed
+ * and every change): a change waiting for its invoice is dropped at its `expiresAt` when that
+ * comes first; an incomplete one expires 23 hours after it was made; a trial is noticed
  * three days before its end (at once when shorter) and then ends; a `cancelAt` inside the current
  * period (or trial) ends it there; otherwise invoice.upcoming three days before the period's end
  * (when it will renew and the period is longer than that), then the period's end renews it (or
@@ -76,7 +79,10 @@ export interface SubscriptionTimes {
 export function nextSubscriptionStep(s: SubscriptionTimes): SubscriptionNext {
   const next = plannedStep(s);
   const resumesAt = s.pause_behavior == null ? null : (s.pause_resumes_at?.getTime() ?? null);
-  return resumesAt !== null && 'at' in next && resumesAt <= next.at ? { kind: 'resume_collection', at: resumesAt } : next;
+  const planned: SubscriptionNext = resumesAt !== null && 'at' in next && resumesAt <= next.at ? { kind: 'resume_collection', at: resumesAt } : next;
+  if (s.pending_update == null || planned.kind === 'ended') return planned;
+  const expiresAt = Date.parse(s.pending_update.expiresAt);
+  return 'at' in planned && planned.at < expiresAt ? planned : { kind: 'pending_update_expires', at: expiresAt };
 }
 
 function plannedStep(s: SubscriptionTimes): SubscriptionNext {

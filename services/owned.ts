@@ -16,6 +16,15 @@ async function rowsByIds(db: Knex | Knex.Transaction, table: string, ids: readon
   return ids.map((id) => rows.get(id));
 }
 
+/**
+ * A read of one thing by key, outside a transaction batched with the same reads of the requests
+ * made at the same moment (one statement for them all, as findOwned's); in a transaction, on its own.
+ */
+export function batchedRead<Res>(db: Knex | Knex.Transaction, name: string, run: (db: Knex | Knex.Transaction, keys: string[]) => Promise<Res[]>): (key: string) => Promise<Res> {
+  if (isTransaction(db)) return async (key) => (await run(db, [key]))[0]!;
+  return batcherOf(db, name, () => batched((keys: string[]) => run(db, keys), 50, 1));
+}
+
 export async function findOwned<Row extends { mode: string }>(
   db: Knex | Knex.Transaction,
   table: string,

@@ -42,7 +42,7 @@ export function subscriptionView(row: SubscriptionRow, items: PricedItem[]) {
     subscriptionLinkId: null,
     collectionMethod: row.collection_method,
     daysUntilDue: row.days_until_due,
-    pendingUpdate: null,
+    pendingUpdate: row.pending_update === null ? null : { items: row.pending_update.items, expiresAt: row.pending_update.expiresAt },
     cardId: row.card_id,
     cardMissingSince: timestamp(row.card_missing_since),
     latestInvoiceId: row.latest_invoice_id,

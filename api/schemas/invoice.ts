@@ -2,6 +2,7 @@
 import { idPattern } from '../../domain/ids';
 import { COLLECTION_METHODS, INVOICE_STATUSES } from '../../domain/invoices';
 import { listQueryProperties } from '../platform/pagination';
+import { ITEMS_EXCLUSIVE, itemChangeFields } from './subscription';
 import { countSchema, modeSchema, named, nullable, object, safeIntegerSchema, timestampSchema } from './json-schema';
 
 export const invoiceCreateSchema = object(
@@ -27,14 +28,10 @@ export const upcomingInvoiceQuerySchema = object({ subscriptionId: { type: 'stri
 export const invoicePreviewSchema = object(
   {
     subscriptionId: { type: 'string', pattern: idPattern('subscription') },
-    items: { type: 'array', maxItems: 10, items: { type: 'object' }, description: 'Item changes, as on update: answered 501 in this version (they come with proration).' },
-    priceId: { type: 'string', pattern: idPattern('price'), description: 'Answered 501 in this version (price changes come with proration).' },
-    quantity: { type: 'integer', minimum: 1, maximum: 10000, description: 'Answered 501 in this version (quantity changes come with proration).' },
-    prorationBehavior: { type: 'string', enum: ['create_prorations', 'always_invoice', 'none'], default: 'create_prorations' },
-    prorationDate: { type: 'string', format: 'date-time', description: 'Inside the current period and not after now (default now); send the same with the update.' },
+    ...itemChangeFields,
   },
   ['subscriptionId'],
-  { examples: [{ subscriptionId: 'sub_0mw8a3k2x9q1c7v5b4n6m2z8' }] },
+  { examples: [{ subscriptionId: 'sub_0mw8a3k2x9q1c7v5b4n6m2z8' }, { subscriptionId: 'sub_0mw8a3k2x9q1c7v5b4n6m2z8', priceId: 'price_0mw8a3k2x9q1c7v5b4n6m2z8', prorationDate: '2027-01-15T04:30:00.000Z' }], dependentSchemas: ITEMS_EXCLUSIVE },
 );
 
 const cents = safeIntegerSchema;

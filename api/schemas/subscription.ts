@@ -3,11 +3,37 @@ import { idPattern } from '../../domain/ids';
 import { COLLECTION_METHODS } from '../../domain/invoices';
 import { PAUSE_BEHAVIORS } from '../../domain/pause-collection';
 import { SUBSCRIPTION_STATUSES, TRIAL_END_BEHAVIORS } from '../../domain/subscription-rules';
+import { PAYMENT_BEHAVIORS, PRORATION_BEHAVIORS } from '../../domain/subscription-changes';
 import { listQueryProperties } from '../platform/pagination';
 import { customerCreateSchema } from './customer';
 import { countSchema, modeSchema, named, nullable, object, safeIntegerSchema, timestampSchema, type JsonSchema } from './json-schema';
 
 const quantity = { type: 'integer', minimum: 1, maximum: 10000, default: 1 };
+
+/** What a change of items sends, on update and on POST /v1/invoices/preview alike. */
+export const itemChangeFields: Record<string, JsonSchema> = {
+  items: {
+    type: 'array',
+    minItems: 1,
+    maxItems: 10,
+    'x-reason': 'items_invalid',
+    description: 'An existing item by `id` with a new `priceId`, a new `quantity`, or `deleted` true; a new item by `priceId` (and `quantity`, default 1). At least one item left, up to 10, every price once and on one interval.',
+    items: object({ id: { type: 'string', pattern: idPattern('subscriptionItem') }, priceId: { type: 'string', pattern: idPattern('price') }, quantity: { type: 'integer', minimum: 1, maximum: 10000 }, deleted: { type: 'boolean' } }),
+  },
+  priceId: { type: 'string', pattern: idPattern('price'), description: 'The new price of a one-item subscription (exclusive with `items`).' },
+  quantity: { type: 'integer', minimum: 1, maximum: 10000, description: 'The new quantity of a one-item subscription (exclusive with `items`).' },
+  prorationBehavior: {
+    type: 'string',
+    enum: [...PRORATION_BEHAVIORS],
+    default: 'create_prorations',
+    description: '`create_prorations`: a credit for the unused time and a charge for the rest of the period, as proration lines on the next invoice; `always_invoice`: those lines invoiced and collected now; `none`: the new items bill from the next period. A change of interval starts a new period at once, invoiced now with the unused time credited (unless `none`).',
+  },
+  prorationDate: { type: 'string', format: 'date-time', description: 'When the change is prorated from: inside the current period and not after now (default now). Send the same to the preview and to the update.' },
+};
+
+/** `priceId` and `quantity` (a one-item subscription's) are exclusive with `items`. */
+export const ITEMS_EXCLUSIVE = { priceId: { properties: { items: false } }, quantity: { properties: { items: false } } };
+
 
 /** Fields of the spec this version takes but answers 501 for (coupons, taxes, price changes and pauses come next). */
 function notBuiltYet(fields: Record<string, JsonSchema>): Record<string, JsonSchema> {
@@ -88,23 +114,27 @@ export const subscriptionUpdateSchema = object(
       description: 'Only while trialing (else 409 `subscription_change_refused`): `now` ends the trial at once (the first period is billed now), a time (after now, within two years) moves its end.',
     },
     trialEndBehavior,
+    ...itemChangeFields,
+    paymentBehavior: {
+      type: 'string',
+      enum: [...PAYMENT_BEHAVIORS],
+      default: 'allow_incomplete',
+      description: '`pending_if_incomplete`: a change that makes an invoice now (`always_invoice`, or a change of interval) and is not paid at once waits in `pendingUpdate`, the items as they were, until that invoice is paid; unpaid at its `expiresAt` (23 hours on) it is dropped and the invoice voided. While one waits, another change of items answers 409 `subscription_change_refused`.',
+    },
     pauseCollection: {
       ...nullable(object({ behavior: { type: 'string', enum: [...PAUSE_BEHAVIORS] }, resumesAt: { type: 'string', format: 'date-time' } }, ['behavior'])),
       description: 'Only while the subscription renews (else 409 `subscription_change_refused`): invoices made meanwhile are kept as drafts, marked uncollectible or voided, never collected; collection resumes by itself at `resumesAt` (after now, within two years), or when set to null.',
     },
     ...notBuiltYet({
-      items: { type: 'array', maxItems: 10, items: { type: 'object' } },
-      priceId: { type: 'string', pattern: idPattern('price') },
-      quantity: { type: 'integer', minimum: 1, maximum: 10000 },
-      prorationBehavior: { type: 'string', enum: ['create_prorations', 'always_invoice', 'none'] },
-      prorationDate: { type: 'string', format: 'date-time' },
-      paymentBehavior: { type: 'string', enum: ['allow_incomplete', 'pending_if_incomplete'] },
       couponId: nullable({ type: 'string' }),
       taxRateIds: { type: 'array', maxItems: 5, items: { type: 'string' } },
     }),
   },
   [],
-  { examples: [{ cancelAt: '2027-06-30T18:30:00.000Z', reference: 'order-1042' }], dependentSchemas: { cancelAt: { not: { properties: { cancelAtPeriodEnd: { const: true } }, required: ['cancelAtPeriodEnd'] } } } },
+  {
+    examples: [{ cancelAt: '2027-06-30T18:30:00.000Z', reference: 'order-1042' }, { priceId: 'price_0mw8a3k2x9q1c7v5b4n6m2z8', prorationBehavior: 'always_invoice' }],
+    dependentSchemas: { cancelAt: { not: { properties: { cancelAtPeriodEnd: { const: true } }, required: ['cancelAtPeriodEnd'] } }, ...ITEMS_EXCLUSIVE },
+  },
 );
 
 export const subscriptionCancelSchema = object(
@@ -157,7 +187,16 @@ const FIELDS = {
   subscriptionLinkId: nullable({ type: 'string' }),
   collectionMethod: { type: 'string', enum: [...COLLECTION_METHODS] },
   daysUntilDue: nullable(countSchema),
-  pendingUpdate: { type: 'null' },
+  pendingUpdate: nullable(
+    object(
+      {
+        items: { type: 'array', items: object({ id: { type: 'string', pattern: idPattern('subscriptionItem') }, priceId: { type: 'string', pattern: idPattern('price') }, quantity: countSchema }, ['priceId', 'quantity']) },
+        expiresAt: timestampSchema,
+      },
+      ['items', 'expiresAt'],
+      { description: 'The items a change waits to apply until its invoice (`latestInvoiceId`) is paid; dropped at `expiresAt`.' },
+    ),
+  ),
   cardId: nullable({ type: 'string', pattern: idPattern('savedCard') }),
   cardMissingSince: maybeTime,
   latestInvoiceId: nullable({ type: 'string', pattern: idPattern('invoice') }),

@@ -23,6 +23,7 @@ import * as subscriptionLife from './019-subscription-life';
 import * as invoicePayer from './020-invoice-payer';
 import * as carriedAmounts from './021-carried-amounts';
 import * as namedCustomers from './022-named-customers';
+import * as subscriptionChanges from './023-subscription-changes';
 import * as pauseAndAnchors from './025-pause-and-anchors';
 
 interface Migration {
@@ -53,6 +54,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['020-invoice-payer', invoicePayer],
   ['021-carried-amounts', carriedAmounts],
   ['022-named-customers', namedCustomers],
+  ['023-subscription-changes', subscriptionChanges],
   ['025-pause-and-anchors', pauseAndAnchors],
 ];
 

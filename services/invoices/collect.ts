@@ -39,6 +39,7 @@ import { carryOver } from './carry-over';
 import { customerRecipient, emailRow, type EmailToKeep } from '../emails/keep';
 import { inTransaction, writeLast } from '../run';
 import { endSubscription } from '../subscriptions/end';
+import { applyPendingUpdate } from '../subscriptions/pending-update';
 import { latePayment, refundLatePayment } from './refund-late-payment';
 import { rescheduleSubscription } from '../subscriptions/reschedule';
 import { nowOnClock } from '../test-clocks/billing-now';
@@ -118,6 +119,7 @@ export async function recordInvoicePaid(
   const paidChanges = { ...changes, status: 'paid' as const, amount_paid_cents: invoice.amount_due_cents, paid_at: now, next_attempt_at: null };
   const paid = await changeInvoice(ctx, invoice, paidChanges, 'invoice.paid', now, { last: options.last });
   await moveSubscription(ctx, paid, statusAfterPayment, now, options.subscription);
+  await applyPendingUpdate(ctx, paid, now);
   return paid;
 }
 
@@ -132,12 +134,19 @@ export async function recordPagePayment(ctx: TransactionContext, log: Logger, pa
   else if (latePayment(invoice, { id: payment.id, status: 'succeeded' })) await refundLatePayment(ctx, log, invoice, payment.id);
 }
 
+/** A change of the invoice's subscription waits for it (`pendingUpdate`). */
+async function awaitedByChange(ctx: TransactionContext, invoice: InvoiceRow): Promise<boolean> {
+  if (invoice.billing_reason !== 'subscription_update' || invoice.subscription_id === null) return false;
+  return (await ctx.db('subscriptions').where({ id: invoice.subscription_id }).whereRaw("pending_update->>'invoiceId' = ?", [invoice.id]).first('id')) !== undefined;
+}
+
 /** Attempt `attempt` declined (or found no card): the ladder's next step, the event and the customer's email. */
 async function recordInvoiceDecline(ctx: TransactionContext, invoice: InvoiceRow, attempt: number, failure: string, now: Date): Promise<CollectionStep> {
   const firstFailedAt = invoice.first_failed_at ?? now;
   // A subscription's first invoice has no ladder (it is paid on its page, or the subscription
-  // expires), nor has one sent to the customer (a charge of it was asked for by hand).
-  const onLadder = invoice.billing_reason !== 'subscription_create' && invoice.collection_method === 'charge_automatically';
+  // expires), nor has one sent to the customer (a charge of it was asked for by hand), nor one a
+  // change waits for (paid on its page, or dropped at its expiry).
+  const onLadder = invoice.billing_reason !== 'subscription_create' && invoice.collection_method === 'charge_automatically' && !(await awaitedByChange(ctx, invoice));
   const next = onLadder ? nextAttemptAt(firstFailedAt, attempt) : null;
   const changes = { attempt_count: attempt, last_failure: failure, first_failed_at: firstFailedAt, next_attempt_at: next };
   const email: EmailToKeep = {

@@ -90,7 +90,8 @@ export async function finalizeInvoice(
     hosted_url: `${ctx.config.publicBaseUrl}${invoicePagePath(customer.locale, draft.id)}`,
   };
   const opened = { ...draft, ...changes };
-  const settlement = options.hold === true ? 'held' : amountDueSettlement(centsFromDb(opened.amount_due_cents));
+  // A total below zero (a downgrade invoiced at once) is a credit: carried onto the next invoice too.
+  const settlement = options.hold === true ? 'held' : centsFromDb(opened.total_cents) < 0 ? 'carry_over' : amountDueSettlement(centsFromDb(opened.amount_due_cents));
   if (settlement === 'charge') await startCollection(ctx, opened, customer.test_clock_id);
   const scope = { accountId: draft.account_id, mode: draft.mode };
   const events = [

@@ -1,7 +1,8 @@
 // The next renewal's invoice, as it would be made, not stored (GET /v1/invoices/upcoming and
-// POST /v1/invoices/preview without changes): id `upcoming_<subscription id>`, status `draft`,
-// number null, its lines made by the very code a renewal bills with (services/subscriptions/
-// bill-period.ts), the amounts carried over that wait for the customer's next invoice after them,
+// POST /v1/invoices/preview, which also previews a change of items): id `upcoming_<subscription
+// id>`, status `draft`, number null, its lines made by the very code a renewal bills with
+// (services/subscriptions/bill-period.ts), the proration lines waiting for it and the amounts
+// carried over that wait for the customer's next invoice after them,
 // so it equals the invoice cent for cent (unless another invoice of the customer takes those
 // first). A trialing subscription's is the first paid period's, from the trial's end. 404 for a
 // subscription that will not renew: ended, paused, or to be canceled at or before its period's
@@ -12,12 +13,18 @@ import type { StepReads } from '../subscriptions/step';
 import type { InvoiceRow } from '../../db/invoices';
 import { ApiError } from '../../domain/errors';
 import { nextSubscriptionStep, subscriptionChangeRefusal } from '../../domain/subscription-rules';
-import { billingNowOf } from '../test-clocks/billing-now';
+import { nowOnClock } from '../test-clocks/billing-now';
+import { customerTimes } from '../../db/customers';
+import { batchedRead } from '../owned';
 import { invoiceView } from '../../views/invoice';
 import type { ServiceContext, TransactionContext } from '../context';
-import { nextPeriodOf, renewalLines } from '../subscriptions/bill-period';
+import { nextPeriodOf, renewalLines, subscriptionDraft } from '../subscriptions/bill-period';
+import { asksItemChange, prepareChange, readChange, type ChangeInput } from '../subscriptions/change';
 import { pendingCarriedLines } from './carry-over';
-import { draftRow } from './draft';
+import { pendingProrations } from '../../db/pending-prorations';
+import type { InvoiceLine } from '../../domain/invoices';
+import { prorationDateRefusal } from '../../domain/subscription-changes';
+import type { ProrationUnit } from '../../domain/proration';
 import { writeLast } from '../run';
 
 /** The preview's id: the subscription's, so a merchant finds it again (the spec's form). */
@@ -43,60 +50,57 @@ export async function upcomingInvoice(ctx: Pick<ServiceContext, 'db'>, subscript
   return renewalInvoice(ctx, subscription, known);
 }
 
-/** The invoice the subscription's next period would make (from its trial's end, for a trialing one). */
-export async function renewalInvoice(ctx: Pick<ServiceContext, 'db'>, subscription: SubscriptionRow, known: RenewalReads = {}): Promise<InvoiceRow> {
+/**
+ * The invoice the subscription's next period would make (from its trial's end, for a trialing
+ * one), with the proration lines waiting for it; `items` and `prorations`: those of a change
+ * previewed instead of the kept ones.
+ */
+export async function renewalInvoice(ctx: Pick<ServiceContext, 'db'>, subscription: SubscriptionRow, known: RenewalReads & { prorations?: InvoiceLine[] } = {}): Promise<InvoiceRow> {
   const trialing = subscription.status === 'trialing' && subscription.trial_end !== null;
   const start = trialing ? subscription.trial_end! : subscription.current_period_end;
   const items = known.items ?? (await itemsOf(ctx.db, [subscription.id]));
+  const waiting = subscription.prorations_pending ? await pendingProrations(ctx.db, subscription.id) : [];
   const carried = known.carries === false ? [] : await pendingCarriedLines(ctx, subscription.customer_id);
   const period = nextPeriodOf(trialing ? { ...subscription, billing_cycle_anchor: start } : subscription, items, start);
-  return draftRow({
-    id: upcomingInvoiceId(subscription.id),
-    account_id: subscription.account_id,
-    mode: subscription.mode,
-    customer_id: subscription.customer_id,
-    subscription_id: subscription.id,
-    billing_reason: 'subscription_cycle',
-    period_start: period.start,
-    period_end: period.end,
-    lines: [...renewalLines(subscription, items, period), ...carried],
-    collection_method: subscription.collection_method,
-    days_until_due: subscription.days_until_due,
-    memo: null,
-    // When it will be made: the renewal's instant.
-    created_at: period.start,
-  });
+  // When it will be made: the renewal's instant.
+  const lines = [...renewalLines(subscription, items, period), ...waiting, ...(known.prorations ?? []), ...carried];
+  return subscriptionDraft(subscription, { id: upcomingInvoiceId(subscription.id), reason: 'subscription_cycle', period, lines, createdAt: period.start });
 }
 
-export interface InvoicePreviewInput {
+export interface InvoicePreviewInput extends ChangeInput {
   subscriptionId: string;
-  items?: unknown[];
-  priceId?: string;
-  quantity?: number;
-  prorationBehavior?: 'create_prorations' | 'always_invoice' | 'none';
-  prorationDate?: string;
 }
 
 /**
- * POST /v1/invoices/preview: the next renewal's invoice for the subscription as it stands (changes
- * of items come with proration: 501 until then). 409 subscription_ended for an ended one; a
- * `prorationDate` outside the current period or after now, 400 billing_date_invalid.
+ * POST /v1/invoices/preview: without a change, the next renewal's invoice (as upcoming); with one
+ * (`items`, `priceId`, `quantity`), prepared as the update prepares it (services/subscriptions/
+ * change.ts): the invoice it makes at once (`always_invoice` with something to bill, or a change of
+ * interval), else the next renewal with the change applied and its proration lines. 409
+ * subscription_ended for an ended subscription; a `prorationDate` outside the current period or
+ * after now, 400 billing_date_invalid.
  */
-export async function previewInvoice(ctx: Pick<ServiceContext, 'db' | 'clock'>, subscription: SubscriptionRow, input: InvoicePreviewInput): Promise<InvoiceRow> {
+export async function previewInvoice(ctx: Pick<ServiceContext, 'db' | 'clock'>, subscription: SubscriptionRow, input: InvoicePreviewInput, unit: ProrationUnit = 'second'): Promise<InvoiceRow> {
   const refusal = subscriptionChangeRefusal(subscription.id, subscription.status, 'update');
   if (refusal !== null) throw refusal;
-  if (input.items !== undefined || input.priceId !== undefined || input.quantity !== undefined) {
-    throw new ApiError('NOT_SUPPORTED', 'Previews of item, price and quantity changes come with proration in the next version: preview without changes for the next renewal.');
+  // The customer's time, and whether an amount carried over waits for their next invoice, read
+  // with what a change reads (at once: a preview is on the request path).
+  const [customer, reads] = await Promise.all([
+    batchedRead(ctx.db, 'customer times', async (db, ids) => {
+      const times = await customerTimes(db, ids);
+      return ids.map((id) => times.get(id)!);
+    })(subscription.customer_id),
+    asksItemChange(input) ? readChange(ctx.db, subscription, input) : undefined,
+  ]);
+  const now = nowOnClock(ctx, customer.frozen_time);
+  if (!asksItemChange(input)) {
+    const dateRefusal = input.prorationDate === undefined ? null : prorationDateRefusal(new Date(input.prorationDate), { start: subscription.current_period_start, end: subscription.current_period_end }, now);
+    if (dateRefusal !== null) throw dateRefusal;
+    return upcomingInvoice(ctx, subscription, { carries: customer.carries });
   }
-  if (input.prorationDate !== undefined) {
-    const date = new Date(input.prorationDate);
-    const now = await billingNowOf(ctx, subscription.customer_id);
-    if (date < subscription.current_period_start || date > subscription.current_period_end || date > now) {
-      const message = `Must fall inside the current period (${subscription.current_period_start.toISOString()} to ${subscription.current_period_end.toISOString()}) and not after now.`;
-      throw new ApiError('billing_date_invalid', `prorationDate: ${message}`, { fields: [{ path: 'prorationDate', message }] });
-    }
-  }
-  return upcomingInvoice(ctx, subscription);
+  const { plan, after } = await prepareChange(ctx, subscription, input, { now, unit }, reads);
+  if (plan.invoice === null) return renewalInvoice(ctx, subscription, { items: after, prorations: plan.pending, carries: customer.carries });
+  const carried = customer.carries ? await pendingCarriedLines(ctx, subscription.customer_id) : [];
+  return subscriptionDraft(subscription, { id: upcomingInvoiceId(subscription.id), reason: 'subscription_update', period: plan.invoice.period, lines: [...plan.invoice.lines, ...carried], createdAt: now });
 }
 
 /**

@@ -1,12 +1,14 @@
 // A period of a subscription and its invoice: the lines from the items' prices (domain/invoices.ts
 // periodLines, prorated when a `cancelAt` cuts the period short), made and finalised in the
 // subscription's transaction, in the customer's time. Used when a subscription starts, at each
-// renewal, when a trial ends and when a paused subscription resumes; the upcoming invoice's
-// preview is made by the same lines (services/invoices/upcoming.ts), so it equals the invoice.
+// renewal, when a trial ends and when a paused subscription resumes, with the proration lines
+// waiting from changes in the period before; the upcoming invoice's preview is made by the same
+// lines (services/invoices/upcoming.ts), so it equals the invoice.
 import { newId } from '../../crypto/ids';
 import { customerTime, type CustomerTime } from '../../db/customers';
 import type { NewEvent } from '../../db/events';
 import type { InvoiceRow } from '../../db/invoices';
+import { takePendingProrations } from '../../db/pending-prorations';
 import { termsOf } from '../../db/prices';
 import { lockSubscription, subscriptionUpdateStatement, updateSubscription, type PricedItem, type SubscriptionRow } from '../../db/subscriptions';
 import type { Statement } from '../../db/sql';
@@ -69,23 +71,32 @@ export async function billPeriod(
   const paused = pauseInForce(subscription, now);
   // Amounts carried over wait for an invoice that is collected, not one a pause keeps or closes.
   const carried = customer.carries && paused === null ? await takeCarriedLines(ctx, subscription.customer_id, id) : [];
-  const draft = draftRow({
-    id,
+  const draft = subscriptionDraft(subscription, { id, reason, period, lines: [...lines, ...carried], createdAt: now, collection });
+  if (paused !== null) return billWhilePaused(ctx, draft, paused, { after: written.after, customer, before: written.before });
+  return finalizeInvoice(ctx, draft, { fresh: true, after: written.after, last: written.last, customer, before: written.before });
+}
+
+/** A draft invoice of the subscription (one to be made, or a preview, not stored). */
+export function subscriptionDraft(
+  subscription: SubscriptionRow,
+  draft: { id: string; reason: BillingReason; period: BilledPeriod; lines: InvoiceLine[]; createdAt: Date; collection?: { method: CollectionMethod; daysUntilDue: number | null } },
+): InvoiceRow {
+  const collection = draft.collection ?? { method: subscription.collection_method, daysUntilDue: subscription.days_until_due };
+  return draftRow({
+    id: draft.id,
     account_id: subscription.account_id,
     mode: subscription.mode,
     customer_id: subscription.customer_id,
     subscription_id: subscription.id,
-    billing_reason: reason,
-    period_start: period.start,
-    period_end: period.end,
-    lines: [...lines, ...carried],
+    billing_reason: draft.reason,
+    period_start: draft.period.start,
+    period_end: draft.period.end,
+    lines: draft.lines,
     collection_method: collection.method,
     days_until_due: collection.daysUntilDue,
     memo: null,
-    created_at: now,
+    created_at: draft.createdAt,
   });
-  if (paused !== null) return billWhilePaused(ctx, draft, paused, { after: written.after, customer, before: written.before });
-  return finalizeInvoice(ctx, draft, { fresh: true, after: written.after, last: written.last, customer, before: written.before });
 }
 
 /** How a period starts: the row's `changes`, its invoice's collection (the subscription's by default), and the customer's time when read already. */
@@ -107,12 +118,21 @@ export async function startPeriod(ctx: TransactionContext, subscription: Subscri
   // after them (a renewal; the caller holds the row locked, so the update leaves it as merged
   // here) the update is written with the invoice, at the COMMIT when the invoice goes there.
   const invoiceId = newId('invoice', now.getTime());
-  // A part period that waited for the first renewal invoice goes onto it, once.
-  const changes = { ...start.changes, current_period_start: period.start, current_period_end: period.end, latest_invoice_id: invoiceId, ...(subscription.deferred_lines === null ? {} : { deferred_lines: null }) };
+  // A part period that waited for the first renewal invoice goes onto it, once; so do the proration
+  // lines of the changes made in the period before, after its own.
+  const prorations = subscription.prorations_pending ? await takePendingProrations(ctx.db, subscription.id, invoiceId) : [];
+  const changes = {
+    ...start.changes,
+    current_period_start: period.start,
+    current_period_end: period.end,
+    latest_invoice_id: invoiceId,
+    ...(subscription.deferred_lines === null ? {} : { deferred_lines: null }),
+    ...(subscription.prorations_pending ? { prorations_pending: false } : {}),
+  };
   const moved = start.last === true ? { ...subscription, ...changes } : await updateSubscription(ctx.db, subscription.id, changes);
   const before = start.last === true ? [subscriptionUpdateStatement(subscription.id, changes)] : [];
   const updated = { accountId: moved.account_id, mode: moved.mode, type: 'customer.subscription.updated' as const, data: subscriptionView(moved, items), now };
-  const invoice = await billPeriod(ctx, moved, renewalLines(subscription, items, period), period, 'subscription_cycle', now, start.collection, { id: invoiceId, after: [updated], last: start.last, customer: start.customer, before });
+  const invoice = await billPeriod(ctx, moved, [...renewalLines(subscription, items, period), ...prorations], period, 'subscription_cycle', now, start.collection, { id: invoiceId, after: [updated], last: start.last, customer: start.customer, before });
   // Paid at once, it may have moved the subscription on.
   return invoice.status === 'paid' ? lockSubscription(ctx.db, subscription.id) : moved;
 }

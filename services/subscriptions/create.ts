@@ -145,6 +145,8 @@ export async function createSubscription(ctx: TransactionContext, scope: Account
     success_url: input.successUrl ?? null,
     cancel_url: input.cancelUrl ?? null,
     test_clock_id: customer.test_clock_id,
+    pending_update: null,
+    prorations_pending: false,
     pause_behavior: null,
     pause_resumes_at: null,
     deferred_lines: deferred,

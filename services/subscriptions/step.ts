@@ -16,6 +16,7 @@ import { inTransaction } from '../run';
 import { announceUpcomingInvoice } from '../invoices/upcoming';
 import { endSubscription } from './end';
 import { expireIncomplete } from './expire';
+import { dropPendingUpdate } from './pending-update';
 import { resumeCollection } from './pause';
 import { renewSubscription } from './renew';
 import { endTrial, noticeTrialEnd } from './trial';
@@ -27,7 +28,7 @@ export interface StepReads {
 }
 
 /** The steps that can end a subscription before its period's end, voiding its open invoices. */
-const ENDING_STEPS: readonly SubscriptionDue['kind'][] = ['expire_incomplete', 'trial_end', 'cancel'];
+const ENDING_STEPS: readonly SubscriptionDue['kind'][] = ['expire_incomplete', 'trial_end', 'cancel', 'pending_update_expires'];
 
 const STEPS: Record<SubscriptionDue['kind'], (ctx: TransactionContext, subscription: SubscriptionRow, at: Date, reads: StepReads) => Promise<SubscriptionRow>> = {
   expire_incomplete: expireIncomplete,
@@ -37,6 +38,7 @@ const STEPS: Record<SubscriptionDue['kind'], (ctx: TransactionContext, subscript
   invoice_upcoming: announceUpcomingInvoice,
   renew: renewSubscription,
   resume_collection: resumeCollection,
+  pending_update_expires: dropPendingUpdate,
 };
 
 /**

@@ -1,5 +1,8 @@
-// Update a subscription (POST /v1/subscriptions/{id}): the fields that change no price (price and
-// quantity changes come with proration). Only the fields sent change; the time is the customer's.
+// Update a subscription (POST /v1/subscriptions/{id}). Only the fields sent change; the time is the
+// customer's.
+// - `items`, `priceId`, `quantity` with `prorationBehavior`, `prorationDate`, `paymentBehavior`:
+//   a change of items, prorated (services/subscriptions/change.ts), made first, from the items and
+//   period as they stand;
 // - `cardId`: a card of this customer, charged for the renewals (and, from then on, the invoices
 //   still collected: each attempt takes the card on file as it is then);
 // - `cancelAtPeriodEnd` and `cancelAt` (the two exclusive: setting one withdraws the other; null
@@ -9,7 +12,8 @@
 //   period is billed now: services/subscriptions/trial.ts), a time moves its end (its notice is
 //   due again); `trialEndBehavior`;
 // - `pauseCollection` (services/subscriptions/pause.ts; null ends it).
-// A change that moves the next step (a trial's end, `cancelAt`) reschedules its workflow.
+// A change that moves the next step (a trial's end, `cancelAt`, a change of interval, a change
+// waiting for its invoice) reschedules its workflow.
 // customer.subscription.updated, always.
 import type { CustomerRow } from '../../db/customers';
 import { recordEvent } from '../../db/events';
@@ -25,8 +29,11 @@ import { showSubscription } from './show';
 import { endTrial } from './trial';
 import { checkUsableCard } from './usable-card';
 import { DEFAULT_DAYS_UNTIL_DUE } from '../invoices/create';
+import type { PaymentBehavior } from '../../domain/subscription-changes';
+import type { ProrationUnit } from '../../domain/proration';
+import { asksItemChange, makeChange, prepareChange, type ChangeInput } from './change';
 
-export interface UpdateInput {
+export interface UpdateInput extends ChangeInput {
   cardId?: string;
   cancelAtPeriodEnd?: boolean;
   cancelAt?: string | null;
@@ -36,27 +43,30 @@ export interface UpdateInput {
   daysUntilDue?: number;
   trialEnd?: string;
   trialEndBehavior?: TrialEndBehavior;
+  paymentBehavior?: PaymentBehavior;
   pauseCollection?: { behavior: PauseBehavior; resumesAt?: string } | null;
-  /** The spec's, not built in this version (price changes come with proration): 501. */
-  items?: unknown;
-  priceId?: string;
-  quantity?: number;
-  prorationBehavior?: string;
-  prorationDate?: string;
-  paymentBehavior?: string;
+  /** The spec's, not built in this version (coupons and taxes come with the next issue): 501. */
   couponId?: string | null;
   taxRateIds?: string[];
 }
 
-const NOT_BUILT = ['items', 'priceId', 'quantity', 'prorationBehavior', 'prorationDate', 'paymentBehavior', 'couponId', 'taxRateIds'] as const;
+const NOT_BUILT = ['couponId', 'taxRateIds'] as const;
 
-export async function updateSubscriptionFields(ctx: TransactionContext, subscriptionId: string, input: UpdateInput): Promise<SubscriptionRow> {
+/** A change of items, prepared from the subscription as locked and made in this transaction. */
+async function changeItems(ctx: TransactionContext, subscription: SubscriptionRow, input: UpdateInput, now: Date, unit: ProrationUnit): Promise<SubscriptionRow> {
+  if (!asksItemChange(input)) return subscription;
+  return makeChange(ctx, subscription, await prepareChange(ctx, subscription, input, { now, unit }), input.paymentBehavior);
+}
+
+/** `unit`: the account's proration setting (by the second or by the day). */
+export async function updateSubscriptionFields(ctx: TransactionContext, subscriptionId: string, input: UpdateInput, unit: ProrationUnit = 'second'): Promise<SubscriptionRow> {
   const notBuilt = NOT_BUILT.filter((field) => input[field] !== undefined);
-  if (notBuilt.length > 0) throw new ApiError('NOT_SUPPORTED', `${notBuilt.join(', ')}: not built in this version (price, quantity, coupon and tax changes come with proration and the next issues); nothing was changed.`);
+  if (notBuilt.length > 0) throw new ApiError('NOT_SUPPORTED', `${notBuilt.join(', ')}: not built in this version (coupon and tax changes come with the next issue); nothing was changed.`);
   const subscription = await lockSubscription(ctx.db, subscriptionId);
   const refusal = subscriptionChangeRefusal(subscription.id, subscription.status, input.trialEnd !== undefined ? 'trial_end' : 'update');
   if (refusal !== null) throw refusal;
   const now = await billingNowOf(ctx, subscription.customer_id);
+  const changed = await changeItems(ctx, subscription, input, now, unit);
   const changes: Partial<SubscriptionRow> = {};
   if (input.cardId !== undefined) {
     const customer = (await ctx.db('customers').where({ id: subscription.customer_id }).first('account_id', 'mode', 'email')) as Pick<CustomerRow, 'account_id' | 'mode' | 'email'>;
@@ -90,7 +100,7 @@ export async function updateSubscriptionFields(ctx: TransactionContext, subscrip
     // The paid periods are counted from the trial's end.
     Object.assign(changes, { trial_end: trialEnd, current_period_end: trialEnd, billing_cycle_anchor: trialEnd });
   }
-  let updated = Object.keys(changes).length === 0 ? subscription : await updateSubscription(ctx.db, subscription.id, changes);
+  let updated = Object.keys(changes).length === 0 ? changed : await updateSubscription(ctx.db, subscription.id, changes);
   if (trialEndsNow) updated = await endTrial(ctx, updated, now);
   if (!sameStep(nextSubscriptionStep(subscription), nextSubscriptionStep(updated))) await rescheduleSubscription(ctx, updated);
   // A trial ended now has told of the change already (customer.subscription.updated, or .deleted).

@@ -59,6 +59,14 @@ describe('subscription rules: the next step of a subscription\'s life', () => {
     assert.deepEqual(step({ ...trial, cancel_at: t('2027-01-14T00:00:00.000Z') }), ['cancel', '2027-01-14T00:00:00.000Z']);
   });
 
+  it('a change waiting for its invoice is dropped at its expiresAt when that comes before the next step; after it, the step comes first; ended, none', () => {
+    const pending = (expiresAt: string) => ({ pending_update: { expiresAt } });
+    assert.deepEqual(step(pending('2027-01-16T23:00:00.000Z')), ['pending_update_expires', '2027-01-16T23:00:00.000Z']);
+    assert.deepEqual(step({ ...pending('2027-02-01T23:00:00.000Z') }), ['renew', '2027-02-01T00:00:00.000Z']);
+    assert.deepEqual(step({ ...pending('2027-01-16T23:00:00.000Z'), status: 'paused' }), ['pending_update_expires', '2027-01-16T23:00:00.000Z']);
+    assert.deepEqual(step({ ...pending('2027-01-16T23:00:00.000Z'), status: 'canceled' }), ['ended']);
+  });
+
   it('a pause of collection ends at its resumesAt, before what falls due then or after; without resumesAt it has no step', () => {
     const pause = { pause_behavior: 'void', pause_resumes_at: t('2027-01-20T00:00:00.000Z') };
     assert.deepEqual(step(pause), ['resume_collection', '2027-01-20T00:00:00.000Z']);

@@ -14,22 +14,12 @@ import { payAndKeep } from '../cards/card-flow';
 import { absolute, enterCard, get, postPay } from '../checkouts/hosted-flow';
 import { pressContinue } from '../payment-links/link-flow';
 import { billingFlow } from './billing-flow';
+import { random } from '../support/random';
 
 const ROUNDS = 24;
 /** The sandbox's bank answers a charge made on wall time this long after it is made. */
 const BANK_ANSWERS_MS = 5_000;
 const CARD = { number: '5123450000000008', expiry: '01/39', cvv: '100' };
-
-/** A small deterministic generator (mulberry32), so a failing round's order can be run again. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('invoices: page pay, pay, void and cancel at once, and the money holds', function () {
   this.timeout(120_000);

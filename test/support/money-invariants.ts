@@ -14,7 +14,8 @@ type InvoiceFacts = InvoiceRow & { carried: boolean };
 
 /**
  * The ways an invoice is paid without a card payment that paid it: it owed nothing (finalised with
- * amount due 0, paid at once), or it owed 1 to 999 cents, below a card payment's minimum, carried
+ * amount due 0, paid at once; one whose total was below zero has its total carried as a credit
+ * onto the customer's next invoice), or it owed 1 to 999 cents, below a card payment's minimum, carried
  * onto the customer's next invoice. A new way is named here and the invariants follow.
  */
 function paidWithoutPayment(invoice: InvoiceFacts): boolean {

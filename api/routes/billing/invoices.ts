@@ -85,7 +85,7 @@ export const invoiceRoutes = (processors: Processors, log: Logger): RouteSpec[] 
     operationId: 'getUpcomingInvoice',
     summary: 'Preview a subscription\'s next invoice',
     description:
-      'The invoice the next renewal will make (a trialing subscription\'s: the first paid period, from the trial\'s end), computed by the code that bills it, so it equals that invoice cent for cent. Not stored: id `upcoming_<subscription id>`, status `draft`, number null. 404 for a subscription that will not renew (ended, paused, or to be canceled at or before its period\'s end).',
+      'The invoice the next renewal will make (a trialing subscription\'s: the first paid period, from the trial\'s end), with the proration lines of the changes waiting for it, computed by the code that bills it, so it equals that invoice cent for cent. Not stored: id `upcoming_<subscription id>`, status `draft`, number null. 404 for a subscription that will not renew (ended, paused, or to be canceled at or before its period\'s end).',
     tag: TAG,
     auth: { permission: 'billing:read' },
     query: upcomingInvoiceQuerySchema,
@@ -103,15 +103,17 @@ export const invoiceRoutes = (processors: Processors, log: Logger): RouteSpec[] 
     operationId: 'previewInvoice',
     summary: 'Preview an invoice for a subscription (a read)',
     description:
-      'A read: no Idempotency-Key, nothing stored. Without changes, the next renewal\'s invoice, as `GET /v1/invoices/upcoming` answers it. Changes of items, price or quantity (and the proration they make) come with proration: sending `items`, `priceId` or `quantity` answers 501 in this version. `prorationDate` (default now) must fall inside the current period and not after now.',
+      'A read: no Idempotency-Key, nothing stored. Without changes, the next renewal\'s invoice, as `GET /v1/invoices/upcoming` answers it. With a change of items (`items`, `priceId`, `quantity`, as on update) it is computed by the code the update bills with: with `always_invoice` or a change of interval, the invoice the change makes at once with its proration lines; otherwise the next renewal with the change applied and its proration lines. `prorationDate` (default now) must fall inside the current period and not after now: send the same to the update and the invoice equals the preview to the cent.',
     tag: TAG,
     auth: { permission: 'billing:read' },
+    // A read sent as a POST: no transaction, so its reads are batched with other previews'.
+    transaction: 'steps',
     body: invoicePreviewSchema,
     responses: { 200: { description: 'The preview.', schema: invoiceSchema } },
-    errors: ['billing_date_invalid', 'subscription_ended', 'NOT_FOUND', 'NOT_SUPPORTED'],
+    errors: ['billing_date_invalid', 'items_invalid', 'subscription_ended', 'subscription_change_refused', 'price_unavailable', 'NOT_FOUND'],
     async handler(input) {
       const subscription = await findIn<SubscriptionRow>(input.db, subscriptionTable, input.body.subscriptionId, input.caller);
-      return { status: 200, body: invoiceView(await previewInvoice(input, subscription, input.body)) };
+      return { status: 200, body: invoiceView(await previewInvoice(input, subscription, input.body, input.caller.account.proration)) };
     },
   }),
   getRoute<InvoiceRow>({

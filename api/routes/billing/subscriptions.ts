@@ -72,7 +72,7 @@ export const subscriptionRoutes = [
     operationId: 'updateSubscription',
     summary: 'Update a subscription',
     description:
-      'Changes only the fields sent, none of which changes a price (price and quantity changes come with proration): `cardId` (a card of this customer, for the renewals), `cancelAtPeriodEnd` or `cancelAt` (setting one withdraws the other; `cancelAt` null withdraws it), `cancellationDetails`, `reference`, `collectionMethod` and `daysUntilDue` (from the next invoice), `trialEnd` (only while trialing: `now` ends the trial at once and bills the first period; a time moves it), `trialEndBehavior` and `pauseCollection` (only while it renews). Sends `customer.subscription.updated`.',
+      'Changes only the fields sent. A change of items (`items`, or `priceId`/`quantity` for a one-item subscription) is prorated by the second from `prorationDate` (default now): with `create_prorations` (the default) a credit for the unused time and a charge for the rest of the period go onto the next invoice as proration lines; with `always_invoice` they are invoiced and collected now (`billingReason` `subscription_update`); with `none` the new items bill from the next period. A change of interval starts a new period at once, invoiced now with the unused time credited. With `paymentBehavior` `pending_if_incomplete` a change invoiced now waits in `pendingUpdate` until that invoice is paid. `POST /v1/invoices/preview` with the same body and `prorationDate` shows the invoice to the cent. The other fields: `cardId` (a card of this customer, for the renewals and the next attempts of open invoices), `cancelAtPeriodEnd` or `cancelAt` (setting one withdraws the other; `cancelAt` null withdraws it), `cancellationDetails`, `reference`, `collectionMethod` and `daysUntilDue` (from the next invoice), `trialEnd` (only while trialing: `now` ends the trial at once and bills the first period; a time moves it), `trialEndBehavior` and `pauseCollection` (only while it renews). Sends `customer.subscription.updated`.',
     tag: TAG,
     auth: { permission: 'billing:write' },
     idempotent: true,
@@ -80,10 +80,10 @@ export const subscriptionRoutes = [
     body: subscriptionUpdateSchema,
     responses: { 200: { description: 'The subscription, updated.', schema: subscriptionSchema } },
     // 404 also without a reason: no such subscription or card.
-    errors: ['billing_date_invalid', 'subscription_ended', 'subscription_change_refused', 'card_not_reusable', 'NOT_SUPPORTED'],
+    errors: ['billing_date_invalid', 'items_invalid', 'subscription_ended', 'subscription_change_refused', 'card_not_reusable', 'price_unavailable', 'NOT_SUPPORTED'],
     async handler(input) {
       const found = await findIn<SubscriptionRow>(input.db, subscriptionTable, input.params.id, input.caller);
-      const row = await updateSubscriptionFields(transactional(input), found.id, input.body);
+      const row = await updateSubscriptionFields(transactional(input), found.id, input.body, input.caller.account.proration);
       return { status: 200, body: await showSubscription(input.db, row) };
     },
   }),
