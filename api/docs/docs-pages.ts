@@ -192,7 +192,7 @@ function loadSite(dir: string): DocsSite {
       const words = query.toLowerCase().split(/\s+/).filter(Boolean);
       if (words.length === 0) return contents;
       const has = (text: string) => words.every((w) => text.toLowerCase().includes(w));
-      const inSection = (p: Page, s: Section): Entry => ({ title: `${p.title}: ${s.heading}`, href: `${p.href}#${s.id}`, section: p.section });
+      const inSection = (p: Page, s: Section): Entry => ({ title: `${p.title} › ${s.heading}`, href: `${p.href}#${s.id}`, section: p.section });
       const titles = entries.filter((e) => has(e.title));
       const headings = pages.flatMap((p) => p.sections.filter((s) => has(s.heading)).map((s) => inSection(p, s)));
       const mentions = pages.flatMap((p) => p.sections.filter((s) => !has(s.heading) && has(s.text)).map((s) => inSection(p, s)));

@@ -179,7 +179,7 @@ describe('the docs served at /docs', function () {
     assert.ok(mentioned.length > 0, 'the docs mention proration');
     const answer = await get('/docs?q=proration');
     assert.deepEqual(found(answer.html, 'mentions').sort(), mentioned.slice(0, 20).sort());
-    assert.match(answer.html, /<a href="[^"]+#[^"]+">[^<]+: [^<]+<\/a>/, 'each section named by its page and its heading');
+    assert.match(answer.html, /<a href="[^"]+#[^"]+">[^<]+ › [^<]+<\/a>/, 'each section named by its page and its heading');
   });
 
   it('renders raw HTML as text and drops HTML comments, so a page cannot bring a script', () => {
