@@ -71,6 +71,11 @@ function pagesRouter(routes: RouteSpec[], config: Config): Router<ApiState> {
   // The Markdown pages: after the two above, which have paths of their own under /docs.
   router.get(['/docs', '/docs/*page'], (ctx) => {
     const docs = docsSite();
+    const moved = docs.movedTo(ctx.path);
+    if (moved !== undefined) {
+      ctx.status = 301;
+      return ctx.redirect(moved);
+    }
     // A guide's example file, as text to read or save under its own name.
     const example = docs.example(ctx.path);
     if (example !== undefined) {

@@ -36,9 +36,12 @@ export function headingSlug(heading: string): string {
 /** The errors page is made from the code at /docs/errors; its Markdown twin is for GitHub's readers. */
 const MADE_FROM_CODE: Record<string, string> = { 'reference/errors.md': '/docs/errors' };
 
-/** Where a page (its path under docs/) is served: README.md at its folder's path. */
+/** A page's own path: its path under docs/ without .md, README.md at its folder's path. */
+const ownPath = (file: string) => `/docs/${file.replace(/\.md$/, '').replace(/(^|\/)README$/, '')}`.replace(/\/$/, '');
+
+/** Where a page (its path under docs/) is served: its own path, or the page made from code in its stead. */
 export function servedPath(file: string): string {
-  return MADE_FROM_CODE[file] ?? `/docs/${file.replace(/\.md$/, '').replace(/(^|\/)README$/, '')}`.replace(/\/$/, '');
+  return MADE_FROM_CODE[file] ?? ownPath(file);
 }
 
 /** An example file a guide links to (under a folder named examples), served as it is at /docs/<file>. */
@@ -141,6 +144,8 @@ const MENTIONS_SHOWN = 20;
 export interface DocsSite {
   /** The page served at `servedPath`, or undefined. */
   page(servedPath: string): string | undefined;
+  /** Where the page whose own path is `servedPath` is served instead (/docs/reference/errors: /docs/errors), or undefined. */
+  movedTo(servedPath: string): string | undefined;
   /** The example file served at `servedPath` (its text), or undefined. */
   example(servedPath: string): string | undefined;
   /**
@@ -187,6 +192,7 @@ function loadSite(dir: string): DocsSite {
   );
   return {
     page: (served) => byPath.get(served),
+    movedTo: (served) => Object.entries(MADE_FROM_CODE).find(([file]) => isPage(file) && ownPath(file) === served)?.[1],
     example: (served) => examples.get(served),
     contents(query) {
       const words = query.toLowerCase().split(/\s+/).filter(Boolean);

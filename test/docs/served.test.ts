@@ -82,6 +82,9 @@ describe('the docs served at /docs', function () {
     assert.deepEqual(hrefs(reference).filter((h) => /errors/.test(h)), ['/docs/errors']);
     assert.ok(hrefs(reference).includes('/docs/api'), 'the API reference is a link');
     assert.ok(!hrefs(contents.html).includes('/docs/reference/errors'));
+    // The Markdown twin's own path, for a reader coming from GitHub, leads to it.
+    const moved = await fetch(`${api.url}/docs/reference/errors`, { redirect: 'manual' });
+    assert.deepEqual([moved.status, moved.headers.get('location')], [301, '/docs/errors']);
   });
 
   it('/docs/api and /docs/errors carry the top bar (back to the contents, search) and /docs/api lists its endpoints, each linking to its operation', async () => {
