@@ -71,6 +71,19 @@ function pagesRouter(routes: RouteSpec[], config: Config): Router<ApiState> {
   // The Markdown pages: after the two above, which have paths of their own under /docs.
   router.get(['/docs', '/docs/*page'], (ctx) => {
     const docs = docsSite();
+    const moved = docs.movedTo(ctx.path);
+    if (moved !== undefined) {
+      ctx.status = 301;
+      return ctx.redirect(moved);
+    }
+    // A guide's example file, as text to read or save under its own name.
+    const example = docs.example(ctx.path);
+    if (example !== undefined) {
+      ctx.type = 'text/plain; charset=utf-8';
+      ctx.set('Content-Disposition', `inline; filename="${ctx.path.split('/').pop()}"`);
+      ctx.body = example;
+      return;
+    }
     const page = ctx.path === '/docs' ? docs.contents(typeof ctx.query.q === 'string' ? ctx.query.q : '') : docs.page(ctx.path);
     ctx.type = 'html';
     ctx.status = page === undefined ? 404 : 200;

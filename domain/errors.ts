@@ -145,8 +145,8 @@ export const REASONS = {
   },
   card_not_reusable: {
     code: 'CONFLICT',
-    when: 'The saved card lacks what the processor needs, was saved by the simulator, or is not this customer\'s.',
-    fix: 'Charge a card kept for this customer with the processor (from `card.saved`); a card saved in the simulator, deleted, or of another customer cannot be used: have the customer pay at a checkout that keeps the card.',
+    when: 'The saved card was deleted, the processor (in test mode, the sandbox) holds nothing to charge it with, or it is not this customer\'s.',
+    fix: 'Charge a card kept for this customer with the processor (from `card.saved`); a deleted card, one the processor or sandbox did not keep, or another customer\'s cannot be used: have the customer pay at a checkout that keeps the card.',
   },
   price_unavailable: {
     code: 'CONFLICT',
@@ -295,6 +295,27 @@ export const REASONS = {
 } as const satisfies Record<string, ReasonEntry>;
 
 export type Reason = keyof typeof REASONS;
+
+/**
+ * The reasons in the table that nothing in this version raises (nor a hosted page shows): kept so
+ * that clients can match them and their docs anchors stay where later versions will raise them,
+ * and marked "not raised in this version" on the errors pages. test/docs/errors-reference.test.ts
+ * checks that these are exactly the reasons no source file names.
+ */
+export const NOT_RAISED_IN_THIS_VERSION: readonly Reason[] = [
+  'coupon_invalid',
+  'tax_rate_invalid',
+  'feature_exists',
+  'meter_exists',
+  'promotion_invalid',
+  'order_invalid',
+  'page_inactive',
+  'page_closed',
+  'portal_action_refused',
+  'page_busy',
+  'page_not_ready',
+  'promotion_limited',
+];
 
 export interface FieldError {
   path: string;

@@ -1,8 +1,10 @@
 // {docs_url}: one page explaining every error code and reason, with its cause and what to do; each
 // has an anchor, which is what an error body's docUrl points at. docs/reference/errors.md is the
-// same content in Markdown (errorsMarkdown, written by `npm run docs:errors`).
-import { ERROR_CODES, REASONS, type ErrorCode, type Reason } from '../../domain/errors';
-import { escapeHtml, htmlPage, inlineCode } from '../../web/html';
+// same content in Markdown (errorsMarkdown, written by `npm run docs:errors`) for GitHub's readers;
+// the served docs list and link this page instead. Reasons nothing raises in this version say so.
+import { ERROR_CODES, NOT_RAISED_IN_THIS_VERSION, REASONS, type ErrorCode, type Reason } from '../../domain/errors';
+import { escapeHtml, inlineCode } from '../../web/html';
+import { docsPage } from './docs-pages';
 
 const codes = Object.keys(ERROR_CODES) as ErrorCode[];
 const reasons = Object.keys(REASONS) as Reason[];
@@ -14,6 +16,9 @@ function statusOf(reason: Reason): number {
 
 const isHostedOnly = (reason: Reason) => 'hostedPagesOnly' in REASONS[reason];
 
+const NOT_RAISED = 'Not raised in this version.';
+const notRaised = (reason: Reason) => NOT_RAISED_IN_THIS_VERSION.includes(reason);
+
 const BODY = 'Every error answer is JSON: `{code, reason?, message, docUrl, traceId, fields?}`. Match on `reason` first, then `code`; never on `message`. `traceId` equals the `x-trace-id` header: quote it when you ask for help.';
 const RETRY = 'Retry only 429, 500, 503 and `idempotency_key_in_progress`, with the same request and the same Idempotency-Key after a short wait. Every other error repeats until the request, key or account state changes.';
 
@@ -24,23 +29,25 @@ export function errorPage(): string {
   const reasonRows = reasons
     .map((reason) => {
       const entry = REASONS[reason];
-      return `<tr id="${reason}"><td><code>${reason}</code></td><td><code>${entry.code}</code> (${statusOf(reason)})</td><td>${inlineCode(entry.when)}</td><td>${inlineCode(entry.fix)}</td></tr>`;
+      const mark = notRaised(reason) ? `<strong>${NOT_RAISED}</strong> ` : '';
+      return `<tr id="${reason}"><td><code>${reason}</code></td><td><code>${entry.code}</code> (${statusOf(reason)})</td><td>${mark}${inlineCode(entry.when)}</td><td>${inlineCode(entry.fix)}</td></tr>`;
     })
     .join('\n');
-  return htmlPage(
-    'Kasi API errors',
+  return docsPage(
+    'API errors',
     `<h1>API errors</h1>
 <p>${inlineCode(BODY)}</p>
-<p>${inlineCode(RETRY)}</p>
-<h2>Codes</h2>
+<p id="retrying">${inlineCode(RETRY)}</p>
+<p>A reason marked “${NOT_RAISED}” is in the table so that clients can match it already: no request answers it and no hosted page shows it in this version.</p>
+<h2 id="codes">Codes</h2>
 <table><thead><tr><th>Code</th><th>Status</th><th>Meaning</th></tr></thead><tbody>
 ${codeRows}
 </tbody></table>
-<h2>Reasons</h2>
+<h2 id="reasons">Reasons</h2>
 <table><thead><tr><th>Reason</th><th>Code</th><th>Cause</th><th>What to do</th></tr></thead><tbody>
 ${reasonRows}
 </tbody></table>
-<p>See also the <a href="api">API reference</a>.</p>`,
+<p>See also the <a href="/docs/api">API reference</a>.</p>`,
   );
 }
 
@@ -53,13 +60,14 @@ export function errorsMarkdown(): string {
     const own = reasons.filter((reason) => REASONS[reason].code === code && !isHostedOnly(reason));
     const entries = own.map((reason) => {
       const status = statusOf(reason) === ERROR_CODES[code].status ? '' : `HTTP ${statusOf(reason)}. `;
-      return `### \`${reason}\`\n\n${status}**Cause:** ${REASONS[reason].when}\n\n**What to do:** ${REASONS[reason].fix}\n`;
+      const mark = notRaised(reason) ? `**${NOT_RAISED}** ` : '';
+      return `### \`${reason}\`\n\n${mark}${status}**Cause:** ${REASONS[reason].when}\n\n**What to do:** ${REASONS[reason].fix}\n`;
     });
     return [`## \`${code}\`\n\nHTTP ${ERROR_CODES[code].status}. ${ERROR_CODES[code].meaning}${own.length === 0 ? ' No reason: the code says it all.' : ''}\n`, ...entries].join('\n');
   });
   const hosted = reasons
     .filter(isHostedOnly)
-    .map((reason) => `| \`${reason}\` | \`${REASONS[reason].code}\` (${statusOf(reason)}) | ${cell(REASONS[reason].when.replace(/^Hosted pages: (.)/, (_, first: string) => first.toUpperCase()))} | ${cell(REASONS[reason].fix)} |`);
+    .map((reason) => `| \`${reason}\` | \`${REASONS[reason].code}\` (${statusOf(reason)}) | ${notRaised(reason) ? `**${NOT_RAISED}** ` : ''}${cell(REASONS[reason].when.replace(/^Hosted pages: (.)/, (_, first: string) => first.toUpperCase()))} | ${cell(REASONS[reason].fix)} |`);
   return `<!-- Generated from domain/errors.ts by \`npm run docs:errors\`: edit the table there, not this page. -->
 # Errors
 
@@ -76,6 +84,8 @@ ${BODY} \`docUrl\` is the server's \`/docs/errors\` page at the reason's anchor 
 \`\`\`
 
 A validation failure also lists \`fields\`: \`[{path, message}]\`, \`path\` empty for the whole body (an unknown key, say).
+
+A reason marked **${NOT_RAISED}** is in the table so that clients can match it already: no request answers it and no hosted page shows it in this version.
 
 ## Retrying
 

@@ -1,5 +1,7 @@
-// The API reference page, rendered on the server from the OpenAPI document itself.
-import { escapeHtml, htmlPage, inlineCode } from '../../web/html';
+// The API reference page, rendered on the server from the OpenAPI document itself: a list of the
+// endpoints at the top, each linking to its operation's section (anchored at its operationId).
+import { escapeHtml, inlineCode } from '../../web/html';
+import { docsPage } from './docs-pages';
 
 type Schema = { [key: string]: unknown };
 
@@ -58,8 +60,11 @@ function permissionNote(permission: string | undefined): string {
 }
 
 export function referencePage(doc: Document): string {
-  const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, op]) => {
+  const entries = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
+  const index = entries
+    .map(({ path, method, op }) => `<li><a href="#${escapeHtml(op.operationId)}"><code>${method.toUpperCase()} ${escapeHtml(path)}</code></a>: ${escapeHtml(op.summary)}</li>`)
+    .join('\n');
+  const operations = entries.map(({ path, method, op }) => {
       const auth = op['x-key-kinds'] ? `Keys: ${op['x-key-kinds'].join(', ')}${permissionNote(op['x-permission'])}` : 'No key needed';
       const params = op.parameters.length
         ? `<h4>Parameters</h4><table><thead><tr><th>Name</th><th>In</th><th>Type</th><th>Rules</th></tr></thead><tbody>${op.parameters
@@ -74,15 +79,18 @@ export function referencePage(doc: Document): string {
 <p>${escapeHtml(op.summary)}${op.description ? `. ${inlineCode(op.description)}` : ''}</p>
 <p>${auth}${op['x-idempotent'] ? '; requires an <code>Idempotency-Key</code>' : ''}.</p>
 ${params}${body}<h4>Responses</h4><table><thead><tr><th>Status</th><th>Body</th><th>When</th></tr></thead><tbody>${responses}</tbody></table></section>`;
-    }),
-  );
+  });
   const schemas = Object.entries(doc.components.schemas)
     .map(([name, s]) => `<section id="schema-${escapeHtml(name)}"><h3>${escapeHtml(name)}</h3>${propertiesTable(s)}</section>`)
     .join('\n');
-  return htmlPage(
-    doc.info.title,
+  return docsPage(
+    'API reference',
     `<h1>${escapeHtml(doc.info.title)}</h1><p>${inlineCode(doc.info.description)}</p>
-<p>Machine-readable: <a href="../v1/openapi.json">/v1/openapi.json</a>. Errors: <a href="errors">every code and reason</a>.</p>
-<h2>Endpoints</h2>${operations.join('\n')}<h2>Objects</h2>${schemas}`,
+<p>Machine-readable: <a href="/v1/openapi.json">/v1/openapi.json</a>. Errors: <a href="/docs/errors">every code and reason</a>.</p>
+<h2 id="endpoints">Endpoints</h2>
+<ul class="endpoints">
+${index}
+</ul>
+${operations.join('\n')}<h2 id="objects">Objects</h2>${schemas}`,
   );
 }

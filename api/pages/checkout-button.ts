@@ -39,8 +39,9 @@ export interface CheckoutButtonPage<View> {
   ownRefusal: (ctx: Context, locale: Locale, view: View, refusal: ApiError) => boolean;
   /** The page's title, what it shows first (above a `page_changed` alert), and its summary. */
   content: (locale: Locale, view: View) => { title: string; top: string; summary: string };
-  /** The button's text. */
+  /** The button's text, and the hint under it: what the checkout it opens asks of the customer next. */
   button: MessageKey;
+  hint: (view: View) => MessageKey;
   /** Makes the checkout, in the language of the page its button was pressed on. */
   openCheckout: (view: View, locale: Locale) => Promise<{ checkout: { url: string } }>;
 }
@@ -65,7 +66,7 @@ ${summary}
 <form method="post" action="${spec.path(locale, id)}" novalidate>
 <input type="hidden" name="${CSRF_FIELD}" value="${escapeHtml(csrf.token(ctx, id))}">
 <button type="submit">${escapeHtml(say(locale, spec.button))}</button>
-<p class="hint">${escapeHtml(say(locale, 'linkHint'))}</p>
+<p class="hint">${escapeHtml(say(locale, spec.hint(view)))}</p>
 </form>`, reason);
   };
 

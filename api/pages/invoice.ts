@@ -14,6 +14,7 @@ import { invoicePagePath } from '../../domain/invoices';
 import type { Locale } from '../../domain/locale';
 import { centsFromDb, formatRupees } from '../../domain/money';
 import { findAccount, type AccountRecord } from '../../db/accounts';
+import { findCustomer } from '../../db/customers';
 import type { InvoiceRow } from '../../db/invoices';
 import type { ServiceDeps } from '../../services/context';
 import { invoicePaymentRefusal, openInvoiceCheckout } from '../../services/invoices/open-checkout';
@@ -32,6 +33,8 @@ interface View {
   merchant: string;
   /** The card that paid it (a paid invoice's receipt); null when none did. */
   card: { scheme: CardScheme; last4: string } | null;
+  /** Whether its checkout carries the customer's details (they have a name: open-checkout.ts), so it asks only for the card. */
+  knownCustomer: boolean;
 }
 
 export function invoicePagesRouter(deps: InvoicePagesDeps): Router {
@@ -47,7 +50,8 @@ export function invoicePagesRouter(deps: InvoicePagesDeps): Router {
       ? ((await db('payments').where({ id: invoice.paid_payment_id }).first('card_scheme', 'card_last4')) as { card_scheme: CardScheme | null; card_last4: string | null })
       : undefined;
     const card = paidWith?.card_scheme == null || paidWith.card_last4 === null ? null : { scheme: paidWith.card_scheme, last4: paidWith.card_last4 };
-    return { invoice, merchant: account.name, card };
+    const knownCustomer = (await findCustomer(db, invoice.customer_id)).name !== null;
+    return { invoice, merchant: account.name, card, knownCustomer };
   };
 
   const answers = hostedPage<View>(invoicePagePath, (view) => ({ id: view.invoice.id, mode: view.invoice.mode, merchant: view.merchant }));
@@ -116,6 +120,7 @@ ${due}`;
     ownRefusal,
     content,
     button: 'invoicePay',
+    hint: (view) => (view.knownCustomer ? 'invoiceHint' : 'linkHint'),
     openCheckout: (view, locale) => openInvoiceCheckout(deps, view.invoice.id, locale),
   });
 }

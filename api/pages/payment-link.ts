@@ -77,6 +77,8 @@ export function paymentLinkPagesRouter(deps: PaymentLinkPagesDeps): Router {
     ownRefusal,
     content,
     button: 'linkContinue',
+    // The link's checkout knows no payer: it asks for their details.
+    hint: () => 'linkHint',
     openCheckout: (view, locale) => openPayerCheckout(deps, view.link.id, locale),
   });
 }

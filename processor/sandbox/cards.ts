@@ -27,8 +27,8 @@ export const DECLINE_MESSAGES: Record<DeclineCode, string> = {
   authentication_failed: '3-D Secure authentication failed.',
 };
 
-/** `MM/YY`, as the test card tables write an expiry. */
-function expiryKey(month: number, year: number): string {
+/** `MM/YY`, as the test card tables (and the sandbox page's list of test cards) write an expiry. */
+export function expiryKey(month: number, year: number): string {
   return `${String(month).padStart(2, '0')}/${String(year % 100).padStart(2, '0')}`;
 }
 

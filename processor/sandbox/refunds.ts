@@ -9,6 +9,7 @@ import { DEFAULT_SANDBOX_SETTLEMENT_MS } from '../../config';
 import type { Clock } from '../../domain/clock';
 import { sql } from '../../db/sql';
 import type { CardProcessor, RefundOutcome } from '../port';
+import { expiryKey } from './cards';
 
 export const REFUND_FAILURES = {
   noPayment: 'The processor has no approved payment with this reference: nothing was refunded.',
@@ -17,7 +18,7 @@ export const REFUND_FAILURES = {
 
 /** 09/39: approved when paid, and every refund of it fails. */
 function refundsFail(card: { expiry_month: number | null; expiry_year: number | null }): boolean {
-  return card.expiry_month === 9 && card.expiry_year === 2039;
+  return card.expiry_month !== null && card.expiry_year !== null && expiryKey(card.expiry_month, card.expiry_year) === '09/39';
 }
 
 interface RefundRow {

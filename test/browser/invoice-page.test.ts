@@ -46,9 +46,12 @@ describe('hosted invoice page in a browser', function () {
     assert.equal(answer?.status(), 200);
     assert.equal(await heading(page), `Invoice ${invoice.number} from ${MERCHANT}`);
     assert.ok(await page.getByText('Amount due: Rs. 1,500.00').isVisible());
+    // The customer has a name, so their checkout asks only for the card: the hint says so.
+    assert.ok(await page.getByText(say('en', 'invoiceHint')).isVisible());
     await page.getByRole('button', { name: 'Pay this invoice' }).click();
     await page.waitForURL(/\/checkout\/chk_[0-9a-z]{24}$/);
     const checkoutUrl = page.url();
+    assert.equal(await page.getByLabel('Name').count(), 0, 'no details asked');
     const consent = page.getByLabel(/Save this card/);
     assert.equal(await consent.isChecked(), false, 'the consent is never ticked for the customer');
     if (keep) await consent.check();

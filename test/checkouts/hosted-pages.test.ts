@@ -6,6 +6,8 @@ import { absolute, get, postForm, postPay } from './hosted-flow';
 import { payerCheckout } from '../payment-links/link-flow';
 import { updateAccount } from '../../db/accounts';
 import { OUTCOME_POLL_MS } from '../../domain/checkout-rules';
+import { say } from '../../api/pages/messages';
+import { escapeHtml } from '../../web/html';
 
 const DETAILS = { name: 'Nimal Perera', email: 'nimal@example.com', phone: '077 123 4567' };
 const APPROVED = { number: '5123450000000008', expiry: '01/39', cvv: '100' };
@@ -25,10 +27,17 @@ describe('hosted checkout pages', () => {
     assert.equal(first.status, 303);
     // Pay told the workflow, which asked the processor (still pending); let that settle first.
     await api.workflows.settle();
-    // Back on the checkout page (the browser's back button), Pay again with nothing new.
+    // Back on the checkout page (the browser's back button) without a card entered: the page says
+    // Pay goes on where the customer left off, and so it does, on the processor's card page.
+    const page = await get(c.url);
+    assert.ok(page.text.includes(`<p role="alert">${escapeHtml(say('en', 'processing'))}</p>`), page.text);
+    assert.match(say('en', 'processing'), /press Pay to go on where you left off/);
     const again = await postPay(c.url, {});
     assert.equal(again.status, 303, again.text);
     assert.equal(again.location, first.location, 'the same processor session');
+    const cardPage = await get(absolute(api, again.location as string));
+    assert.equal(cardPage.status, 200);
+    assert.match(cardPage.text, /<input id="number" name="number"/, 'the card form, to finish paying');
     const payment = (await api.request(`/v1/checkouts/${c.id}`, { key: keys.sk_test })).body.payment;
     assert.equal(payment.status, 'processing');
     // Once the card is approved there, the session sends the shopper back to where the payment stands.

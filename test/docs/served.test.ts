@@ -1,7 +1,8 @@
 // The docs as the service serves them at /docs, from the Markdown under docs/: every page at its
 // path with its title, a contents page from which every link (and its anchor) leads somewhere, a
-// search by title, raw HTML escaped, the pages' security headers, a readable 404; and `npm start`
-// saying where the docs are and how to make a merchant.
+// search of titles, headings and sections, the guides' example files as plain text, the pages made
+// from code (API reference, errors) under the same top bar, raw HTML escaped, the pages' security
+// headers, a readable 404; and `npm start` saying where the docs are and how to make a merchant.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -15,6 +16,9 @@ import { runKasi } from '../support/kasi';
 
 const DOCS = path.resolve(__dirname, '../../docs');
 const files = readdirSync(DOCS, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md')).sort();
+/** The Markdown pages served from their Markdown (errors.md's twin, /docs/errors, is made from the code). */
+const rendered = files.filter((f) => f !== 'reference/errors.md');
+const examples = readdirSync(DOCS, { recursive: true, encoding: 'utf8' }).filter((f) => /(^|\/)examples\/[^/]+$/.test(f)).sort();
 
 /** A page's first H1 as a reader sees it: its Markdown with code and emphasis marks taken off. */
 function titleOf(file: string): string {
@@ -47,11 +51,13 @@ describe('the docs served at /docs', function () {
     assert.equal(servedPath('README.md'), '/docs');
     assert.equal(servedPath('guides/quick-start.md'), '/docs/guides/quick-start');
     assert.equal(servedPath('guides/README.md'), '/docs/guides');
+    // The errors page is made from the code; docs/reference/errors.md is its Markdown twin for GitHub.
+    assert.equal(servedPath('reference/errors.md'), '/docs/errors');
   });
 
   it('serves every page under docs/ with 200, titled with its first H1', async () => {
-    assert.ok(files.length > 1, 'docs/ holds pages');
-    for (const file of files) {
+    assert.ok(rendered.length > 1, 'docs/ holds pages');
+    for (const file of rendered) {
       const page = await get(servedPath(file));
       assert.equal(page.status, 200, file);
       assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
@@ -60,17 +66,59 @@ describe('the docs served at /docs', function () {
     }
   });
 
-  it('/docs is docs/README.md and every page by title, the API reference and the errors page among them', async () => {
+  it('/docs is docs/README.md and every page by title, the API reference and the one errors page among them', async () => {
     const contents = await get('/docs');
     assert.equal(contents.status, 200);
     assert.ok(contents.html.includes(`<title>${escapeHtml(titleOf('README.md'))} · Kasi docs</title>`));
-    for (const file of files.filter((f) => f !== 'README.md')) {
+    for (const file of rendered.filter((f) => f !== 'README.md')) {
       assert.ok(contents.html.includes(`<a href="${servedPath(file)}">${escapeHtml(titleOf(file))}</a>`), file);
     }
     for (const at of ['/docs/api', '/docs/errors']) {
       assert.ok(hrefs(contents.html).includes(at), at);
       assert.equal((await get(at)).status, 200, at);
     }
+    // The Reference list names the errors page once: /docs/errors, never its Markdown twin.
+    const reference = /<section><h3>Reference<\/h3>([\s\S]*?)<\/section>/.exec(contents.html)![1]!;
+    assert.deepEqual(hrefs(reference).filter((h) => /errors/.test(h)), ['/docs/errors']);
+    assert.ok(hrefs(reference).includes('/docs/api'), 'the API reference is a link');
+    assert.ok(!hrefs(contents.html).includes('/docs/reference/errors'));
+    // The Markdown twin's own path, for a reader coming from GitHub, leads to it.
+    const moved = await fetch(`${api.url}/docs/reference/errors`, { redirect: 'manual' });
+    assert.deepEqual([moved.status, moved.headers.get('location')], [301, '/docs/errors']);
+  });
+
+  it('/docs/api and /docs/errors carry the top bar (back to the contents, search) and /docs/api lists its endpoints, each linking to its operation', async () => {
+    const contents = await get('/docs');
+    const bar = contents.html.slice(contents.html.indexOf('<nav>'), contents.html.indexOf('</nav>') + 6);
+    for (const at of ['/docs/api', '/docs/errors']) {
+      const { html } = await get(at);
+      assert.ok(html.includes(bar), `${at}: the same top bar as /docs`);
+      assert.ok(hrefs(html).includes('/docs'), `${at} links to the contents`);
+    }
+    const { html } = await get('/docs/api');
+    const index = /<h2 id="endpoints">Endpoints<\/h2>\s*<ul class="endpoints">([\s\S]*?)<\/ul>/.exec(html)?.[1];
+    assert.ok(index, 'a list of endpoints at the top');
+    assert.ok(html.indexOf('<ul class="endpoints">') < html.indexOf('<section id='), 'before the first operation');
+    const listed = hrefs(index);
+    assert.deepEqual([...listed].sort(), api.server.app.routes.map((r) => `#${r.operationId}`).sort(), 'every endpoint, once');
+    for (const href of listed) assert.ok(html.includes(`<section id="${href.slice(1)}">`), href);
+    assert.ok(index.includes('<a href="#createCheckout"><code>POST /v1/checkouts</code></a>'), index.slice(0, 300));
+  });
+
+  it('serves the example files under docs/**/examples/ as plain text, and the guides link to them', async () => {
+    assert.ok(examples.length > 0, 'the guides have examples');
+    for (const file of examples) {
+      const res = await fetch(`${api.url}/docs/${file}`);
+      assert.equal(res.status, 200, file);
+      assert.equal(res.headers.get('content-type'), 'text/plain; charset=utf-8', file);
+      assert.equal(res.headers.get('x-content-type-options'), 'nosniff', file);
+      assert.match(res.headers.get('content-security-policy') ?? '', /default-src 'none'/, file);
+      assert.equal(res.headers.get('content-disposition'), `inline; filename="${path.basename(file)}"`);
+      assert.equal(await res.text(), readFileSync(path.join(DOCS, file), 'utf8'), file);
+    }
+    const guide = await get('/docs/guides/verify-webhooks');
+    for (const file of examples.filter((f) => f.startsWith('guides/'))) assert.ok(hrefs(guide.html).includes(`/docs/${file}`), `the guide links ${file}`);
+    assert.equal((await get('/docs/guides/examples/nope.mjs')).status, 404);
   });
 
   it('a crawl from /docs reaches every page, and every link within /docs answers 200 with its anchor on the page', async () => {
@@ -95,20 +143,46 @@ describe('the docs served at /docs', function () {
     assert.ok(anchorsChecked > 0, 'some links carry an anchor');
   });
 
+  /** The links of one part of a search's answer (titles, headings, mentions). */
+  const found = (html: string, part: string) => hrefs([...html.matchAll(/<section id="([a-z]+)">([\s\S]*?)<\/section>/g)].find((m) => m[1] === part)?.[2] ?? '');
+
   it('finds pages by a word of their title, and no others', async () => {
-    const titled = (word: string) => files.filter((f) => f !== 'README.md' && titleOf(f).toLowerCase().includes(word)).map(servedPath);
+    const titled = (word: string) => rendered.filter((f) => f !== 'README.md' && titleOf(f).toLowerCase().includes(word)).map(servedPath);
     const expected = titled('refund');
     assert.ok(expected.length > 0, 'a page titled with refunds');
-    const found = await get('/docs?q=Refund');
-    assert.equal(found.status, 200);
-    assert.deepEqual(hrefs(found.html.slice(found.html.indexOf('<main>'))).filter((h) => h !== '/docs').sort(), expected.sort());
+    const answer = await get('/docs?q=Refund');
+    assert.equal(answer.status, 200);
+    assert.deepEqual(found(answer.html, 'titles').sort(), expected.sort());
     const none = await get(`/docs?q=${encodeURIComponent('refund xylophone')}`);
     assert.deepEqual(hrefs(none.html.slice(none.html.indexOf('<main>'))), ['/docs']);
-    assert.match(none.html, /No page has “refund xylophone” in its title/);
+    assert.match(none.html, /Nothing in the docs has “refund xylophone”/);
     const errors = await get('/docs?q=errors');
-    assert.ok(hrefs(errors.html).includes('/docs/errors'), 'the errors page is found too');
+    assert.ok(found(errors.html, 'titles').includes('/docs/errors'), 'the errors page is found too');
     const hostile = await get(`/docs?q=${encodeURIComponent('"><script>alert(1)</script>')}`);
     assert.ok(!hostile.html.includes('<script'), 'the query is escaped');
+  });
+
+  it('finds H2 and H3 headings, linked at their anchors, and then the sections that mention the words', async () => {
+    /** Every H2/H3 of the served Markdown pages as `/docs/page#anchor`, with its text. */
+    const headings = rendered
+      .filter((f) => f !== 'README.md')
+      .flatMap((file) => renderMarkdown(readFileSync(path.join(DOCS, file), 'utf8'), file, () => true).sections.map((s) => ({ at: `${servedPath(file)}#${s.id}`, heading: s.heading, text: s.text })));
+    for (const word of ['signature', 'idempotency']) {
+      const expected = headings.filter((h) => h.heading.toLowerCase().includes(word)).map((h) => h.at);
+      assert.ok(expected.length > 0, `a heading has ${word}`);
+      const answer = await get(`/docs?q=${word}`);
+      assert.deepEqual(found(answer.html, 'headings').sort(), expected.sort(), word);
+      for (const at of expected) {
+        const [page, anchor] = at.split('#');
+        assert.ok((await get(page!)).html.includes(`id="${anchor}"`), at);
+      }
+    }
+    // A word in no title or heading: the sections that say it.
+    const mentioned = headings.filter((h) => !h.heading.toLowerCase().includes('proration') && h.text.toLowerCase().includes('proration')).map((h) => h.at);
+    assert.ok(mentioned.length > 0, 'the docs mention proration');
+    const answer = await get('/docs?q=proration');
+    assert.deepEqual(found(answer.html, 'mentions').sort(), mentioned.slice(0, 20).sort());
+    assert.match(answer.html, /<a href="[^"]+#[^"]+">[^<]+ › [^<]+<\/a>/, 'each section named by its page and its heading');
   });
 
   it('renders raw HTML as text and drops HTML comments, so a page cannot bring a script', () => {
@@ -153,7 +227,7 @@ describe('the docs served at /docs', function () {
       '<a href="/docs/reference/webhooks#event-types">events</a>',
       '<a href="#step-1-the-secret-1">above</a>',
       'the SDK (<code>sdk/README.md</code>)',
-      'code (<code>docs/guides/examples/receiver.mjs</code>)',
+      '<a href="/docs/guides/examples/receiver.mjs">code</a>',
       'a gone page (<code>docs/guides/gone.md</code>)',
       '<pre><code class="language-sh">curl -s &quot;$URL&quot; &lt;x&gt;\n</code></pre>',
     ]) {
@@ -163,7 +237,7 @@ describe('the docs served at /docs', function () {
 
   it('sends the pages their Content-Security-Policy and security headers', async () => {
     const reference = (await get('/docs/errors')).headers;
-    for (const at of ['/docs', servedPath(files.find((f) => f !== 'README.md')!), '/docs?q=refund', '/docs/nope']) {
+    for (const at of ['/docs', servedPath(files.find((f) => f !== 'README.md')!), '/docs?q=refund', '/docs/nope', '/docs/api']) {
       const { headers } = await get(at);
       assert.match(headers.get('content-type') ?? '', /^text\/html/, at);
       assert.match(headers.get('content-security-policy') ?? '', /default-src 'none'/, at);

@@ -74,6 +74,20 @@ describe('invoices: one invoice, one payment; no charge left behind', function (
 
   const paymentsOf = (invoiceId: string) => api.knex('payments').where({ invoice_id: invoiceId }).orderBy('created_at').select('id', 'status', 'amount_cents', 'refunded_cents', 'invoice_attempt');
 
+  it('the page says what the checkout it opens asks next: only the card for a named customer, their details first for one with no name', async () => {
+    for (const name of ['Nimal Perera', undefined]) {
+      const clock = await post('/v1/test_helpers/test_clocks', { frozenTime: '2027-01-15T04:30:00.000Z' });
+      const customer = await post('/v1/customers', { email: `hint-${name === undefined ? 'unnamed' : 'named'}@example.com`, ...(name === undefined ? {} : { name }), testClockId: clock.id });
+      const subscription = await post('/v1/subscriptions', { customerId: customer.id, priceId: (await monthly()).id });
+      await api.workflows.settle();
+      const [invoice] = await invoicesOf(subscription.id);
+      const page = await get(invoice.hostedInvoiceUrl);
+      assert.ok(page.text.includes(escapeHtml(say('en', name === undefined ? 'linkHint' : 'invoiceHint'))), `${name ?? 'no name'}: ${page.text}`);
+      const checkout = await get(await pressPay(invoice));
+      assert.equal(/<input type="text" id="name"/.test(checkout.text), name === undefined, `${name ?? 'no name'}: the checkout asks for details only then`);
+    }
+  });
+
   it('pressing Pay twice sends the customer to the same checkout; Pay on it after the invoice was voided is refused, the card not charged', async () => {
     const { invoice } = await openOnPage('twice@example.com');
     const first = await pressPay(invoice);
