@@ -80,6 +80,11 @@ export async function updateSubscription(db: Db, id: string, changes: Partial<Su
   return row!;
 }
 
+/** The customer's subscriptions that had cardMissingSince, with it cleared. */
+export async function clearCardMissing(db: Db, customerId: string): Promise<SubscriptionRow[]> {
+  return (await db('subscriptions').where({ customer_id: customerId }).whereNotNull('card_missing_since').update({ card_missing_since: null }).returning('*')) as SubscriptionRow[];
+}
+
 /** updateSubscription's write as a statement, to be sent with others. */
 export function subscriptionUpdateStatement(id: string, changes: Partial<SubscriptionRow>): Statement {
   return updateByIdStatement('subscriptions', id, changes);

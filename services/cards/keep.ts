@@ -23,6 +23,7 @@ import type { ProcessorServiceDeps } from '../context';
 import { keepEmail } from '../emails/keep';
 import { inTransaction } from '../run';
 import { paymentNow } from '../test-clocks/billing-now';
+import { noteCardOnFile } from '../subscriptions/card-on-file';
 
 /**
  * Whose card it is. An invoice's: the invoice's customer. Otherwise the customer the merchant
@@ -82,7 +83,10 @@ export async function keepCard(deps: ProcessorServiceDeps, paymentId: string): P
       created_at: now,
     });
     await trx('payments').where({ id: paymentId }).update({ card_save: 'saved' });
-    if (customer !== undefined) await makeDefaultCard(trx, card, customer.id, now);
+    if (customer !== undefined) {
+      await makeDefaultCard(trx, card, customer.id, now);
+      await noteCardOnFile(ctx, customer.id, now);
+    }
     await recordEvent(trx, { ...scope, type: 'card.saved', data: savedCardView(card) });
     const merchant = (await findAccount(trx, locked.account_id))!;
     await keepEmail(ctx, {

@@ -8,6 +8,8 @@ import assert from 'node:assert/strict';
 import type { MerchantKeys } from '../../db/merchants';
 import { ik, startApiWithMerchant, type TestApi } from '../support/api';
 import { payAndKeep } from '../cards/card-flow';
+import { get, payAtProcessor } from '../checkouts/hosted-flow';
+import { payerCheckout } from '../payment-links/link-flow';
 import { at, billingFlow, DAY } from '../invoices/billing-flow';
 
 describe('a subscription\'s life on test clocks: trials, pauses, cancelAt and updates', function () {
@@ -88,6 +90,8 @@ describe('a subscription\'s life on test clocks: trials, pauses, cancelAt and up
     assert.deepEqual([refused.status, refused.body.reason], [409, 'subscription_change_refused']);
 
     await payAndKeep(api, keys, { email: 'pause@example.com', expiry: '01/39' });
+    const withCard = await read(`/v1/subscriptions/${sub.id}`);
+    assert.deepEqual([withCard.status, withCard.cardMissingSince], ['paused', null], 'a card on file again: no longer missing, still paused until resumed');
     const resumed = await post(`/v1/subscriptions/${sub.id}/resume`);
     assert.deepEqual([resumed.status, resumed.currentPeriodStart, resumed.currentPeriodEnd, resumed.billingCycleAnchor, resumed.cardMissingSince], ['active', '2027-02-20T04:30:00.000Z', '2027-03-20T04:30:00.000Z', '2027-02-20T04:30:00.000Z', null]);
     await advance(clock.id, '2027-03-21T00:00:00.000Z');
@@ -103,6 +107,7 @@ describe('a subscription\'s life on test clocks: trials, pauses, cancelAt and up
       ['customer.subscription.trial_will_end', 'trialing'],
       ['customer.subscription.updated', 'paused'],
       ['customer.subscription.paused', 'paused'],
+      ['customer.subscription.updated', 'paused'],
       ['customer.subscription.updated', 'active'],
       ['customer.subscription.resumed', 'active'],
       ['customer.subscription.updated', 'active'],
@@ -127,6 +132,11 @@ describe('a subscription\'s life on test clocks: trials, pauses, cancelAt and up
     const ended = await read(`/v1/subscriptions/${canceled.id}`);
     assert.deepEqual([ended.status, ended.endedAt, ended.cancelReason], ['canceled', trialEnd, 'trial_ended_without_card']);
     assert.deepEqual((await emailsAbout(canceled.id)).map(([kind]) => kind), ['trial_will_end', 'subscription_canceled']);
+    // The customer pays it on its page and keeps the card: a card is on file again.
+    await get(await payAtProcessor(api, await payerCheckout(api, sent.hostedInvoiceUrl), { number: '5123450000000008', expiry: '01/39', cvv: '100' }, { name: 'Nimal Perera', email: 'noc@example.com', saveCard: 'yes' }));
+    await api.workflows.settle();
+    const withCard = await read(`/v1/subscriptions/${invoiced.id}`);
+    assert.deepEqual([withCard.status, withCard.cardMissingSince, (await read(`/v1/invoices/${sent.id}`)).status], ['active', null, 'paid']);
     const trialOnly = await read(`/v1/subscriptions/${lastPeriod.id}`);
     assert.deepEqual([trialOnly.status, trialOnly.endedAt, trialOnly.cancelReason, (await invoicesOf(lastPeriod.id)).length], ['canceled', trialEnd, 'requested_by_merchant', 1], 'canceled at period end while trialing: the trial was its last period');
   });
