@@ -1,0 +1,61 @@
+// Review of issue 31's money paths over HTTP on test clocks: a change's invoice paid while the
+// subscription's renewal is still unpaid leaves it past due; a renewal made while collection is
+// paused (which takes no carried amount) is the invoice its upcoming preview showed.
+import assert from 'node:assert/strict';
+import type { MerchantKeys } from '../../db/merchants';
+import { startApiWithMerchant, type TestApi } from '../support/api';
+import { assertMoneyInvariants } from '../support/money-invariants';
+import { billingFlow } from '../invoices/billing-flow';
+
+const FEB_1 = '2027-01-31T18:30:00.000Z';
+const FEB_15 = '2027-02-14T18:30:00.000Z';
+const MAR_1 = '2027-02-28T18:30:00.000Z';
+
+describe('subscriptions: changes reviewed (status after a change\'s invoice, previews while paused)', function () {
+  this.timeout(120_000);
+  let api: TestApi;
+  let keys: MerchantKeys;
+  before(async () => ({ api, keys } = await startApiWithMerchant({ startAt: new Date('2027-01-15T04:30:00.000Z') })));
+  after(() => api.close());
+  const { post, read, advance, customerWithCard, invoicesOf, declining } = billingFlow(() => ({ api, keys }));
+  const price = (name: string, unitAmountCents: number) => post('/v1/prices', { product: { name }, unitAmountCents, interval: 'month' });
+  const billed = (invoice: any) => ({ periodStart: invoice.periodStart, periodEnd: invoice.periodEnd, lines: invoice.lines, totalCents: invoice.totalCents, amountDueCents: invoice.amountDueCents });
+
+  it('a downgrade invoiced at once (a credit, paid at 0) while the renewal is declined: the subscription stays past_due, its renewal open', async () => {
+    const basic = await price('Basic', 50000);
+    const { clock, subscription: sub } = await declining('review-past-due@example.com', FEB_1);
+    await advance(clock.id, '2027-02-28T19:00:00.000Z');
+    const [, renewal] = await invoicesOf(sub.id);
+    assert.equal(renewal.status, 'open');
+    assert.equal((await read(`/v1/subscriptions/${sub.id}`)).status, 'past_due');
+    const changed = await post(`/v1/subscriptions/${sub.id}`, { priceId: basic.id, prorationBehavior: 'always_invoice' });
+    await api.workflows.settle();
+    const change = (await invoicesOf(sub.id))[2];
+    assert.equal(change.billingReason, 'subscription_update');
+    assert.ok(change.totalCents < 0, `a credit: ${change.totalCents}`);
+    assert.equal(change.status, 'paid');
+    assert.equal(changed.status, 'past_due', 'the answer');
+    assert.equal((await read(`/v1/subscriptions/${sub.id}`)).status, 'past_due');
+    assert.equal((await read(`/v1/invoices/${renewal.id}`)).status, 'open');
+    await assertMoneyInvariants(api.knex, api.clock.now());
+  });
+
+  it('a credit carried over waits while collection is paused: the upcoming invoice is the renewal made while paused, to the cent', async () => {
+    const pro = await price('Pro', 100000);
+    const basic = await price('Basic', 50000);
+    const { clock, customer } = await customerWithCard('review-paused@example.com', FEB_1, '01/39');
+    const sub = await post('/v1/subscriptions', { customerId: customer.id, priceId: pro.id });
+    await api.workflows.settle();
+    await advance(clock.id, FEB_15);
+    await post(`/v1/subscriptions/${sub.id}`, { priceId: basic.id, prorationBehavior: 'always_invoice' });
+    await api.workflows.settle();
+    assert.equal((await invoicesOf(sub.id))[1].totalCents, -25000);
+    await post(`/v1/subscriptions/${sub.id}`, { pauseCollection: { behavior: 'keep_as_draft' } });
+    const upcoming = await read(`/v1/invoices/upcoming?subscriptionId=${sub.id}`);
+    await advance(clock.id, MAR_1);
+    const renewal = (await invoicesOf(sub.id))[2];
+    assert.equal(renewal.status, 'draft');
+    assert.deepEqual(billed(upcoming), billed(renewal));
+    await assertMoneyInvariants(api.knex, api.clock.now());
+  });
+});
