@@ -24,6 +24,7 @@ import { pendingCarriedLines } from './carry-over';
 import { pendingProrations } from '../../db/pending-prorations';
 import type { InvoiceLine } from '../../domain/invoices';
 import { prorationDateRefusal } from '../../domain/subscription-changes';
+import { pauseInForce } from '../../domain/pause-collection';
 import type { ProrationUnit } from '../../domain/proration';
 import { writeLast } from '../run';
 
@@ -60,8 +61,9 @@ export async function renewalInvoice(ctx: Pick<ServiceContext, 'db'>, subscripti
   const start = trialing ? subscription.trial_end! : subscription.current_period_end;
   const items = known.items ?? (await itemsOf(ctx.db, [subscription.id]));
   const waiting = subscription.prorations_pending ? await pendingProrations(ctx.db, subscription.id) : [];
-  const carried = known.carries === false ? [] : await pendingCarriedLines(ctx, subscription.customer_id);
   const period = nextPeriodOf(trialing ? { ...subscription, billing_cycle_anchor: start } : subscription, items, start);
+  // An invoice made while collection is paused takes no amount carried over (bill-period.ts billPeriod).
+  const carried = known.carries === false || pauseInForce(subscription, period.start) !== null ? [] : await pendingCarriedLines(ctx, subscription.customer_id);
   // When it will be made: the renewal's instant.
   const lines = [...renewalLines(subscription, items, period), ...waiting, ...(known.prorations ?? []), ...carried];
   return subscriptionDraft(subscription, { id: upcomingInvoiceId(subscription.id), reason: 'subscription_cycle', period, lines, createdAt: period.start });
@@ -99,7 +101,7 @@ export async function previewInvoice(ctx: Pick<ServiceContext, 'db' | 'clock'>, 
   }
   const { plan, after } = await prepareChange(ctx, subscription, input, { now, unit }, reads);
   if (plan.invoice === null) return renewalInvoice(ctx, subscription, { items: after, prorations: plan.pending, carries: customer.carries });
-  const carried = customer.carries ? await pendingCarriedLines(ctx, subscription.customer_id) : [];
+  const carried = customer.carries && pauseInForce(subscription, now) === null ? await pendingCarriedLines(ctx, subscription.customer_id) : [];
   return subscriptionDraft(subscription, { id: upcomingInvoiceId(subscription.id), reason: 'subscription_update', period: plan.invoice.period, lines: [...plan.invoice.lines, ...carried], createdAt: now });
 }
 
