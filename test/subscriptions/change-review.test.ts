@@ -3,7 +3,7 @@
 // paused (which takes no carried amount) is the invoice its upcoming preview showed.
 import assert from 'node:assert/strict';
 import type { MerchantKeys } from '../../db/merchants';
-import { startApiWithMerchant, type TestApi } from '../support/api';
+import { ik, startApiWithMerchant, type TestApi } from '../support/api';
 import { assertMoneyInvariants } from '../support/money-invariants';
 import { billingFlow } from '../invoices/billing-flow';
 
@@ -17,7 +17,7 @@ describe('subscriptions: changes reviewed (status after a change\'s invoice, pre
   let keys: MerchantKeys;
   before(async () => ({ api, keys } = await startApiWithMerchant({ startAt: new Date('2027-01-15T04:30:00.000Z') })));
   after(() => api.close());
-  const { post, read, advance, customerWithCard, invoicesOf, declining } = billingFlow(() => ({ api, keys }));
+  const { post, read, advance, untilReady, customerWithCard, invoicesOf, declining } = billingFlow(() => ({ api, keys }));
   const price = (name: string, unitAmountCents: number) => post('/v1/prices', { product: { name }, unitAmountCents, interval: 'month' });
   const billed = (invoice: any) => ({ periodStart: invoice.periodStart, periodEnd: invoice.periodEnd, lines: invoice.lines, totalCents: invoice.totalCents, amountDueCents: invoice.amountDueCents });
 
@@ -57,5 +57,39 @@ describe('subscriptions: changes reviewed (status after a change\'s invoice, pre
     assert.equal(renewal.status, 'draft');
     assert.deepEqual(billed(upcoming), billed(renewal));
     await assertMoneyInvariants(api.knex, api.clock.now());
+  });
+  it('a renewal dropping a change that waits, while its invoice is being paid (the invoice locked, then the subscription): no deadlock, the payment goes first', async () => {
+    const pro = await price('Pro', 300000);
+    const { clock, subscription: sub } = await declining('review-lock-order@example.com', FEB_1);
+    await advance(clock.id, '2027-02-28T06:30:00.000Z');
+    const waiting = await post(`/v1/subscriptions/${sub.id}`, { priceId: pro.id, prorationBehavior: 'always_invoice', paymentBehavior: 'pending_if_incomplete' });
+    await api.workflows.settle();
+    assert.equal((await read(`/v1/invoices/${waiting.latestInvoiceId}`)).status, 'open');
+    const payment = await api.knex.transaction();
+    let renewed: Promise<unknown> | undefined;
+    try {
+      // A payment of the change's invoice takes its locks in this order (services/invoices/collect.ts).
+      await payment.raw('select id from invoices where id = ? for update', [waiting.latestInvoiceId]);
+      renewed = api.request(`/v1/test_helpers/test_clocks/${clock.id}/advance`, { key: keys.sk_test, body: { frozenTime: MAR_1 }, idempotencyKey: ik() });
+      // The renewal's step waits for a lock (the invoice, or the subscription's while it holds the other).
+      for (let i = 0; ; i++) {
+        const { rows } = await api.knex.raw("select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and pid <> pg_backend_pid()");
+        if (rows[0].n > 0) break;
+        assert.ok(i < 2000, 'the renewal waits for a lock');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      // Past PostgreSQL's deadlock_timeout (1 s) for the renewal's wait: a cycle is found from this side.
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      await payment.raw('select id from subscriptions where id = ? for update', [sub.id]);
+      await payment.commit();
+    } catch (error) {
+      await payment.rollback().catch(() => undefined);
+      throw error;
+    }
+    assert.equal(((await renewed) as any)?.status, 200);
+    await untilReady(clock.id);
+    const row = await read(`/v1/subscriptions/${sub.id}`);
+    assert.deepEqual([row.pendingUpdate, row.currentPeriodStart], [null, MAR_1]);
+    assert.equal((await read(`/v1/invoices/${waiting.latestInvoiceId}`)).status, 'void');
   });
 });
