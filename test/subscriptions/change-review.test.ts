@@ -92,4 +92,26 @@ describe('subscriptions: changes reviewed (status after a change\'s invoice, pre
     assert.deepEqual([row.pendingUpdate, row.currentPeriodStart], [null, MAR_1]);
     assert.equal((await read(`/v1/invoices/${waiting.latestInvoiceId}`)).status, 'void');
   });
+  for (const last of ['cancelAtPeriodEnd', 'cancelAt'] as const) {
+    it(`an upgrade with create_prorations in a last period (${last}): no renewal will take its lines, so they are invoiced now, equal to the preview; none left waiting at the end`, async () => {
+      const basic = await price('Basic', 100000);
+      const pro = await price('Pro', 300000);
+      const { clock, customer } = await customerWithCard(`review-last-${last}@example.com`, FEB_1, '01/39');
+      const sub = await post('/v1/subscriptions', { customerId: customer.id, priceId: basic.id });
+      await api.workflows.settle();
+      await post(`/v1/subscriptions/${sub.id}`, last === 'cancelAtPeriodEnd' ? { cancelAtPeriodEnd: true } : { cancelAt: MAR_1 });
+      await advance(clock.id, FEB_15);
+      const preview = await post('/v1/invoices/preview', { subscriptionId: sub.id, priceId: pro.id, prorationDate: FEB_15 });
+      await post(`/v1/subscriptions/${sub.id}`, { priceId: pro.id, prorationDate: FEB_15 });
+      await api.workflows.settle();
+      const made = (await invoicesOf(sub.id))[1];
+      assert.ok(made !== undefined, 'an invoice made now');
+      assert.deepEqual([made.billingReason, made.lines.map((l: any) => l.amountCents), made.status], ['subscription_update', [-50000, 150000], 'paid']);
+      assert.deepEqual(billed(preview), billed(made));
+      await advance(clock.id, MAR_1);
+      assert.equal((await read(`/v1/subscriptions/${sub.id}`)).status, 'canceled');
+      assert.equal((await api.knex('pending_prorations').where({ subscription_id: sub.id }).whereNull('invoice_id')).length, 0, 'no line left waiting');
+      await assertMoneyInvariants(api.knex, api.clock.now());
+    });
+  }
 });
