@@ -87,7 +87,8 @@ async function owedElsewhere(ctx: TransactionContext, invoice: InvoiceRow): Prom
 /** The invoice's subscription ended by its unpaid ladder (the account chose canceled): its workflow told. */
 async function cancelUnpaid(ctx: TransactionContext, invoice: InvoiceRow, now: Date): Promise<void> {
   const subscription = await lockSubscription(ctx.db, invoice.subscription_id!);
-  if (statusAfterDecline(subscription.status, true, 'canceled') !== 'canceled') return;
+  // Ended already (the last invoice of one that ended as scheduled): nothing more to end.
+  if (subscription.status === 'canceled' || statusAfterDecline(subscription.status, true, 'canceled') !== 'canceled') return;
   await rescheduleSubscription(ctx, await endSubscription(ctx, subscription, now, 'payment_failed', invoice.id));
 }
 

@@ -14,11 +14,10 @@ import { nextSubscriptionStep, sameStep, type SubscriptionDue, type Subscription
 import type { ServiceDeps, TransactionContext } from '../context';
 import { inTransaction } from '../run';
 import { announceUpcomingInvoice } from '../invoices/upcoming';
-import { endSubscription } from './end';
 import { expireIncomplete } from './expire';
 import { dropPendingUpdate } from './pending-update';
 import { resumeCollection } from './pause';
-import { renewSubscription } from './renew';
+import { endAsScheduled, renewSubscription } from './renew';
 import { endTrial, noticeTrialEnd } from './trial';
 
 /** What the steps taken together read at once for each subscription: its items, and its customer's time. */
@@ -34,7 +33,7 @@ const STEPS: Record<SubscriptionDue['kind'], (ctx: TransactionContext, subscript
   expire_incomplete: expireIncomplete,
   trial_will_end: noticeTrialEnd,
   trial_end: endTrial,
-  cancel: (ctx, subscription, at) => endSubscription(ctx, subscription, at, 'requested_by_merchant'),
+  cancel: (ctx, subscription, at) => endAsScheduled(ctx, subscription, at),
   invoice_upcoming: announceUpcomingInvoice,
   renew: renewSubscription,
   resume_collection: resumeCollection,

@@ -114,4 +114,23 @@ describe('subscriptions: changes reviewed (status after a change\'s invoice, pre
       await assertMoneyInvariants(api.knex, api.clock.now());
     });
   }
+  for (const end of ['cancelAtPeriodEnd', 'cancelAt'] as const) {
+    it(`proration lines waiting when the subscription ends as scheduled (${end} set after the change): billed on a last invoice, not lost`, async () => {
+      const basic = await price('Basic', 100000);
+      const pro = await price('Pro', 300000);
+      const { clock, customer } = await customerWithCard(`review-ends-${end}@example.com`, FEB_1, '01/39');
+      const sub = await post('/v1/subscriptions', { customerId: customer.id, priceId: basic.id });
+      await api.workflows.settle();
+      await advance(clock.id, FEB_15);
+      await post(`/v1/subscriptions/${sub.id}`, { priceId: pro.id, prorationDate: FEB_15 });
+      await post(`/v1/subscriptions/${sub.id}`, end === 'cancelAtPeriodEnd' ? { cancelAtPeriodEnd: true } : { cancelAt: MAR_1 });
+      await advance(clock.id, MAR_1);
+      assert.equal((await read(`/v1/subscriptions/${sub.id}`)).status, 'canceled');
+      const last = (await invoicesOf(sub.id))[1];
+      assert.ok(last !== undefined, 'a last invoice');
+      assert.deepEqual([last.lines.map((l: any) => [l.amountCents, l.proration]), last.status], [[[-50000, true], [150000, true]], 'paid']);
+      assert.equal((await api.knex('pending_prorations').where({ subscription_id: sub.id }).whereNull('invoice_id')).length, 0, 'no line left waiting');
+      await assertMoneyInvariants(api.knex, api.clock.now());
+    });
+  }
 });
