@@ -133,4 +133,15 @@ describe('subscriptions: changes reviewed (status after a change\'s invoice, pre
       await assertMoneyInvariants(api.knex, api.clock.now());
     });
   }
+  it('a preview of a change billed from the next period (none) of a subscription that will not renew: 404, as its upcoming invoice, not a renewal never made', async () => {
+    const basic = await price('Basic', 100000);
+    const { clock, customer } = await customerWithCard('review-no-renewal@example.com', FEB_1, '01/39');
+    const sub = await post('/v1/subscriptions', { customerId: customer.id, priceId: basic.id });
+    await api.workflows.settle();
+    await post(`/v1/subscriptions/${sub.id}`, { cancelAtPeriodEnd: true });
+    await advance(clock.id, FEB_15);
+    assert.equal((await api.request(`/v1/invoices/upcoming?subscriptionId=${sub.id}`, { key: keys.sk_test })).status, 404);
+    const preview = await api.request('/v1/invoices/preview', { key: keys.sk_test, body: { subscriptionId: sub.id, quantity: 2, prorationBehavior: 'none' } });
+    assert.equal(preview.status, 404, preview.text);
+  });
 });
