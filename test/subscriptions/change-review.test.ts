@@ -73,7 +73,7 @@ describe('subscriptions: changes reviewed (status after a change\'s invoice, pre
       renewed = api.request(`/v1/test_helpers/test_clocks/${clock.id}/advance`, { key: keys.sk_test, body: { frozenTime: MAR_1 }, idempotencyKey: ik() });
       // The renewal's step waits for a lock (the invoice, or the subscription's while it holds the other).
       for (let i = 0; ; i++) {
-        const { rows } = await api.knex.raw("select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and pid <> pg_backend_pid()");
+        const { rows } = await api.knex.raw("select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database() and pid <> pg_backend_pid()");
         if (rows[0].n > 0) break;
         assert.ok(i < 2000, 'the renewal waits for a lock');
         await new Promise((resolve) => setTimeout(resolve, 10));
