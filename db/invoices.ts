@@ -71,6 +71,18 @@ export async function lockOpenInvoicesOf(db: Db, subscriptionIds: readonly strin
   await sql(db, `select id from invoices where subscription_id = any($1::text[]) and status in ('draft', 'open') order by id for update`, [subscriptionIds]);
 }
 
+/**
+ * The invoices the subscriptions' changes wait for (`pendingUpdate`), locked in id order before the
+ * subscriptions are, as a payment of one takes them: a renewal drops such a change and voids its invoice.
+ */
+export async function lockAwaitedInvoicesOf(db: Db, subscriptionIds: readonly string[]): Promise<void> {
+  await sql(
+    db,
+    `select id from invoices where id in (select pending_update->>'invoiceId' from subscriptions where id = any($1::text[]) and pending_update is not null) order by id for update`,
+    [subscriptionIds],
+  );
+}
+
 export async function updateInvoice(db: Db, id: string, changes: Partial<InvoiceRow>): Promise<InvoiceRow> {
   const [row] = (await db('invoices').where({ id }).update(changes).returning('*')) as InvoiceRow[];
   return row!;

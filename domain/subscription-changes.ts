@@ -98,6 +98,8 @@ export interface ChangeTerms {
   newRecurrence: Recurrence;
   cancelAt: Date | null;
   unit: ProrationUnit;
+  /** The period is the last (canceled at its end, or cut or ended by `cancelAt`): no renewal will take proration lines. */
+  lastPeriod?: boolean;
 }
 
 export interface ChangePlan {
@@ -116,8 +118,9 @@ export function sameRecurrence(a: Recurrence, b: Recurrence): boolean {
 /**
  * What the change bills. A change of interval starts a new period at the proration date, credits
  * the old items' unused time (unless `none`) and bills the new items' whole new period, on an
- * invoice made now; otherwise the proration lines are invoiced now (`always_invoice`), kept for
- * the next renewal (`create_prorations`) or not made (`none`). A whole period is the length of the
+ * invoice made now; otherwise the proration lines are invoiced now (`always_invoice`, or
+ * `create_prorations` in a last period, which no renewal follows), kept for the next renewal
+ * (`create_prorations`) or not made (`none`). A whole period is the length of the
  * cycle's period the current one lies in (so a period cut by `cancelAt` credits its share only).
  */
 export function planChange(t: ChangeTerms): ChangePlan {
@@ -131,7 +134,8 @@ export function planChange(t: ChangeTerms): ChangePlan {
   }
   if (t.behavior === 'none') return { invoice: null, pending: [], newPeriod: null };
   const lines = prorationLines(t.before, t.after, window);
-  if (t.behavior === 'create_prorations') return { invoice: null, pending: lines, newPeriod: null };
+  // Kept for the next period's invoice, unless there is none: then invoiced now, as always_invoice.
+  if (t.behavior === 'create_prorations' && t.lastPeriod !== true) return { invoice: null, pending: lines, newPeriod: null };
   return { invoice: lines.length === 0 ? null : { lines, period: { start: t.at, end: t.period.end } }, pending: [], newPeriod: null };
 }
 

@@ -66,6 +66,10 @@ async function moveSubscription(
   const subscription = locked ?? (await lockSubscription(ctx.db, invoice.subscription_id));
   const status = next(subscription.status);
   if (status === subscription.status && (status === 'incomplete') === (subscription.checkout_url !== null)) return;
+  // A change's invoice paid while another invoice of the subscription is still owed (a renewal in
+  // dunning) leaves it past due or unpaid: that one's payment makes it active. Read under the
+  // subscription's lock, which that payment takes too, so of two paid at once the later sees the other.
+  if (status === 'active' && invoice.billing_reason === 'subscription_update' && (await owedElsewhere(ctx, invoice))) return;
   // While incomplete its first invoice is paid on the invoice's page; after, nothing is awaited there.
   const checkoutUrl = status === 'incomplete' ? (subscription.checkout_url ?? invoice.hosted_url) : null;
   const moved = await updateSubscription(ctx.db, subscription.id, { status, checkout_url: checkoutUrl });
@@ -75,10 +79,16 @@ async function moveSubscription(
   await recordEvent(ctx.db, { accountId: moved.account_id, mode: moved.mode, type: 'customer.subscription.updated', data: subscriptionView(moved, items), now });
 }
 
+/** Another invoice of the invoice's subscription is open (still owed). */
+async function owedElsewhere(ctx: TransactionContext, invoice: InvoiceRow): Promise<boolean> {
+  return (await ctx.db('invoices').where({ subscription_id: invoice.subscription_id, status: 'open' }).whereNot('id', invoice.id).first('id')) !== undefined;
+}
+
 /** The invoice's subscription ended by its unpaid ladder (the account chose canceled): its workflow told. */
 async function cancelUnpaid(ctx: TransactionContext, invoice: InvoiceRow, now: Date): Promise<void> {
   const subscription = await lockSubscription(ctx.db, invoice.subscription_id!);
-  if (statusAfterDecline(subscription.status, true, 'canceled') !== 'canceled') return;
+  // Ended already (the last invoice of one that ended as scheduled): nothing more to end.
+  if (subscription.status === 'canceled' || statusAfterDecline(subscription.status, true, 'canceled') !== 'canceled') return;
   await rescheduleSubscription(ctx, await endSubscription(ctx, subscription, now, 'payment_failed', invoice.id));
 }
 

@@ -24,6 +24,7 @@ import { pendingCarriedLines } from './carry-over';
 import { pendingProrations } from '../../db/pending-prorations';
 import type { InvoiceLine } from '../../domain/invoices';
 import { prorationDateRefusal } from '../../domain/subscription-changes';
+import { pauseInForce } from '../../domain/pause-collection';
 import type { ProrationUnit } from '../../domain/proration';
 import { writeLast } from '../run';
 
@@ -42,7 +43,7 @@ export interface RenewalReads {
   carries?: boolean;
 }
 
-export async function upcomingInvoice(ctx: Pick<ServiceContext, 'db'>, subscription: SubscriptionRow, known: RenewalReads = {}): Promise<InvoiceRow> {
+export async function upcomingInvoice(ctx: Pick<ServiceContext, 'db'>, subscription: SubscriptionRow, known: RenewalReads & { items?: PricedItem[]; prorations?: InvoiceLine[] } = {}): Promise<InvoiceRow> {
   if (!willRenew(subscription)) {
     const next = nextSubscriptionStep(subscription);
     throw new ApiError('NOT_FOUND', `The subscription ${subscription.id} will not renew (${next.kind === 'idle' ? 'paused' : next.kind === 'ended' ? subscription.status : 'it is to be canceled'}): it has no upcoming invoice.`);
@@ -60,8 +61,9 @@ export async function renewalInvoice(ctx: Pick<ServiceContext, 'db'>, subscripti
   const start = trialing ? subscription.trial_end! : subscription.current_period_end;
   const items = known.items ?? (await itemsOf(ctx.db, [subscription.id]));
   const waiting = subscription.prorations_pending ? await pendingProrations(ctx.db, subscription.id) : [];
-  const carried = known.carries === false ? [] : await pendingCarriedLines(ctx, subscription.customer_id);
   const period = nextPeriodOf(trialing ? { ...subscription, billing_cycle_anchor: start } : subscription, items, start);
+  // An invoice made while collection is paused takes no amount carried over (bill-period.ts billPeriod).
+  const carried = known.carries === false || pauseInForce(subscription, period.start) !== null ? [] : await pendingCarriedLines(ctx, subscription.customer_id);
   // When it will be made: the renewal's instant.
   const lines = [...renewalLines(subscription, items, period), ...waiting, ...(known.prorations ?? []), ...carried];
   return subscriptionDraft(subscription, { id: upcomingInvoiceId(subscription.id), reason: 'subscription_cycle', period, lines, createdAt: period.start });
@@ -75,7 +77,8 @@ export interface InvoicePreviewInput extends ChangeInput {
  * POST /v1/invoices/preview: without a change, the next renewal's invoice (as upcoming); with one
  * (`items`, `priceId`, `quantity`), prepared as the update prepares it (services/subscriptions/
  * change.ts): the invoice it makes at once (`always_invoice` with something to bill, or a change of
- * interval), else the next renewal with the change applied and its proration lines. 409
+ * interval), else the next renewal with the change applied and its proration lines (404 when the
+ * subscription will not renew, as upcoming). 409
  * subscription_ended for an ended subscription; a `prorationDate` outside the current period or
  * after now, 400 billing_date_invalid.
  */
@@ -98,8 +101,9 @@ export async function previewInvoice(ctx: Pick<ServiceContext, 'db' | 'clock'>, 
     return upcomingInvoice(ctx, subscription, { carries: customer.carries });
   }
   const { plan, after } = await prepareChange(ctx, subscription, input, { now, unit }, reads);
-  if (plan.invoice === null) return renewalInvoice(ctx, subscription, { items: after, prorations: plan.pending, carries: customer.carries });
-  const carried = customer.carries ? await pendingCarriedLines(ctx, subscription.customer_id) : [];
+  // The next renewal with the change applied: none for a subscription that will not renew (404).
+  if (plan.invoice === null) return upcomingInvoice(ctx, subscription, { items: after, prorations: plan.pending, carries: customer.carries });
+  const carried = customer.carries && pauseInForce(subscription, now) === null ? await pendingCarriedLines(ctx, subscription.customer_id) : [];
   return subscriptionDraft(subscription, { id: upcomingInvoiceId(subscription.id), reason: 'subscription_update', period: plan.invoice.period, lines: [...plan.invoice.lines, ...carried], createdAt: now });
 }
 

@@ -130,6 +130,7 @@ export async function prepareChange(
     newRecurrence,
     cancelAt: subscription.cancel_at,
     unit,
+    lastPeriod: subscription.cancel_at_period_end || (subscription.cancel_at !== null && subscription.cancel_at.getTime() <= period.end.getTime()),
   });
   return { now, before, after, plan };
 }

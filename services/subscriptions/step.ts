@@ -5,7 +5,7 @@
 // customer's time. Steps asked for at once (the subscriptions due at one instant) are taken in one
 // transaction.
 import { customerTimes, type CustomerTime } from '../../db/customers';
-import { lockOpenInvoicesOf } from '../../db/invoices';
+import { lockAwaitedInvoicesOf, lockOpenInvoicesOf } from '../../db/invoices';
 import { itemsBySubscription, lockSubscriptionsOnClocks, type LockedClock, type PricedItem, type SubscriptionRow } from '../../db/subscriptions';
 import { clockWaitDeletion, clockWaitStatement } from '../../db/test-clocks';
 import { subscriptionStart } from '../../orchestration/starts';
@@ -14,11 +14,10 @@ import { nextSubscriptionStep, sameStep, type SubscriptionDue, type Subscription
 import type { ServiceDeps, TransactionContext } from '../context';
 import { inTransaction } from '../run';
 import { announceUpcomingInvoice } from '../invoices/upcoming';
-import { endSubscription } from './end';
 import { expireIncomplete } from './expire';
 import { dropPendingUpdate } from './pending-update';
 import { resumeCollection } from './pause';
-import { renewSubscription } from './renew';
+import { endAsScheduled, renewSubscription } from './renew';
 import { endTrial, noticeTrialEnd } from './trial';
 
 /** What the steps taken together read at once for each subscription: its items, and its customer's time. */
@@ -34,7 +33,7 @@ const STEPS: Record<SubscriptionDue['kind'], (ctx: TransactionContext, subscript
   expire_incomplete: expireIncomplete,
   trial_will_end: noticeTrialEnd,
   trial_end: endTrial,
-  cancel: (ctx, subscription, at) => endSubscription(ctx, subscription, at, 'requested_by_merchant'),
+  cancel: (ctx, subscription, at) => endAsScheduled(ctx, subscription, at),
   invoice_upcoming: announceUpcomingInvoice,
   renew: renewSubscription,
   resume_collection: resumeCollection,
@@ -63,10 +62,14 @@ export function stepSubscriptions(deps: ServiceDeps, requests: readonly StepRequ
   return inTransaction(deps, async (ctx) => {
     // A step that can end its subscription voids the subscription's open invoices: those are
     // locked first, as a payment of one takes them (the invoice, then its subscription). Renewals,
-    // the many, lock none: the rare one that ends a past-due subscription at its period's end can
-    // meet a payment of its invoice in a deadlock, which PostgreSQL breaks and the step retries.
+    // the many, lock only the invoices of changes waiting (below): the rare one that ends a past-due
+    // subscription at its period's end can meet a payment of its invoice in a deadlock, which
+    // PostgreSQL breaks and the step retries.
     const ending = requests.flatMap((r) => (r.due !== null && ENDING_STEPS.includes(r.due.kind) ? [r.subscriptionId] : []));
     if (ending.length > 0) await lockOpenInvoicesOf(ctx.db, ending);
+    // A renewal drops a change still waiting for its invoice, voiding that invoice: it is locked first too.
+    const renewing = requests.flatMap((r) => (r.due?.kind === 'renew' ? [r.subscriptionId] : []));
+    if (renewing.length > 0) await lockAwaitedInvoicesOf(ctx.db, renewing);
     const locked = new Map((await lockSubscriptionsOnClocks(ctx.db, requests.map((r) => r.subscriptionId))).map((l) => [l.subscription.id, l]));
     // What the steps still due read, read once for them all (none when only asked).
     const taking = [...locked.values()].map((l) => l.subscription).filter((s) => requests.some((r) => r.subscriptionId === s.id && r.due !== null && sameStep(nextSubscriptionStep(s), r.due)));

@@ -55,7 +55,11 @@ const NOT_BUILT = ['couponId', 'taxRateIds'] as const;
 /** A change of items, prepared from the subscription as locked and made in this transaction. */
 async function changeItems(ctx: TransactionContext, subscription: SubscriptionRow, input: UpdateInput, now: Date, unit: ProrationUnit): Promise<SubscriptionRow> {
   if (!asksItemChange(input)) return subscription;
-  return makeChange(ctx, subscription, await prepareChange(ctx, subscription, input, { now, unit }), input.paymentBehavior);
+  const change = await prepareChange(ctx, subscription, input, { now, unit });
+  // pending_if_incomplete matters for always_invoice and a change of interval only (DESIGN.md's fine
+  // print), not for create_prorations' lines invoiced now in a last period.
+  const waits = input.prorationBehavior === 'always_invoice' || change.plan.newPeriod !== null;
+  return makeChange(ctx, subscription, change, waits ? input.paymentBehavior : 'allow_incomplete');
 }
 
 /** `unit`: the account's proration setting (by the second or by the day). */
