@@ -35,7 +35,7 @@ export const itemChangeFields: Record<string, JsonSchema> = {
 export const ITEMS_EXCLUSIVE = { priceId: { properties: { items: false } }, quantity: { properties: { items: false } } };
 
 
-/** Fields of the spec this version takes but answers 501 for (coupons, taxes, price changes and pauses come next). */
+/** Fields of the spec this version takes but answers 501 for (coupons and tax rates). */
 function notBuiltYet(fields: Record<string, JsonSchema>): Record<string, JsonSchema> {
   return Object.fromEntries(Object.entries(fields).map(([name, schema]) => [name, { ...schema, description: 'The spec\'s; answered 501 NOT_SUPPORTED in this version.' }]));
 }

@@ -87,7 +87,7 @@ export async function createSubscription(ctx: TransactionContext, scope: Account
   const recurrence = { interval: prices[0]!.interval, intervalCount: prices[0]!.interval_count };
   if (prices.some((p) => p.interval !== recurrence.interval || p.interval_count !== recurrence.intervalCount)) throw itemsInvalid('Every item\'s price bills on the same interval.');
 
-  if (input.couponId !== undefined || input.taxRateIds !== undefined) throw new ApiError('NOT_SUPPORTED', 'couponId and taxRateIds are not built in this version (coupons and taxes come with the next issues).');
+  if (input.couponId !== undefined || input.taxRateIds !== undefined) throw new ApiError('NOT_SUPPORTED', 'couponId and taxRateIds are not built in this version (it has no coupons or tax rates); nothing was made.');
   const collectionMethod = input.collectionMethod ?? 'charge_automatically';
   const refusal = returnUrlsRefusal(input);
   if (refusal !== null) throw refusal;

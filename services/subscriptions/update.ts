@@ -65,7 +65,7 @@ async function changeItems(ctx: TransactionContext, subscription: SubscriptionRo
 /** `unit`: the account's proration setting (by the second or by the day). */
 export async function updateSubscriptionFields(ctx: TransactionContext, subscriptionId: string, input: UpdateInput, unit: ProrationUnit = 'second'): Promise<SubscriptionRow> {
   const notBuilt = NOT_BUILT.filter((field) => input[field] !== undefined);
-  if (notBuilt.length > 0) throw new ApiError('NOT_SUPPORTED', `${notBuilt.join(', ')}: not built in this version (coupon and tax changes come with the next issue); nothing was changed.`);
+  if (notBuilt.length > 0) throw new ApiError('NOT_SUPPORTED', `${notBuilt.join(', ')}: not built in this version (this version has no coupons or tax rates); nothing was changed.`);
   const subscription = await lockSubscription(ctx.db, subscriptionId);
   const refusal = subscriptionChangeRefusal(subscription.id, subscription.status, input.trialEnd !== undefined ? 'trial_end' : 'update');
   if (refusal !== null) throw refusal;
