@@ -34,9 +34,23 @@ export function connect(url: string, poolMax = 10): Knex {
   return knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: poolMax }, log: { warn: knexLog, error: knexLog, deprecate: knexLog, debug: knexLog } });
 }
 
+/**
+ * Applies the pending migrations. knex's own lock is a row of a table it creates first, so
+ * processes started at once on a new database (two servers, a server and `kasi`) race to create
+ * it and the losers fail; an advisory lock held meanwhile, on a connection of its own outside the
+ * pool, makes them take turns, each finding what the one before applied.
+ */
 export async function migrate(knex: Knex): Promise<string[]> {
-  const [, applied] = (await knex.migrate.latest({ migrationSource })) as [number, string[]];
-  return applied;
+  const lock = new pg.Client(knex.client.config.connection as string);
+  await lock.connect();
+  try {
+    await lock.query('select pg_advisory_lock(hashtext($1))', ['kasi:migrations']);
+    const [, applied] = (await knex.migrate.latest({ migrationSource })) as [number, string[]];
+    return applied;
+  } finally {
+    // Closing the session releases its lock.
+    await lock.end();
+  }
 }
 
 /**
