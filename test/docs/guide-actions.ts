@@ -8,25 +8,31 @@ import { payerCheckout } from '../payment-links/link-flow';
 
 export type GuideAction = (api: TestApi, args: string[]) => Promise<void>;
 
+/** The details a payer types when a page asks for them and the guide names none. */
+const PAYER = { name: 'Nimal Perera', email: 'nimal@example.com' };
+
 /**
- * `pay-invoice <invoiceUrl> <card number> <MM/YY> <cvv> [saveCard=yes] [3ds=pass|fail]`: Pay this
- * invoice on the hosted invoice page, then the checkout it opens paid as `pay` does (the consent
- * to keep the card ticked with `saveCard=yes`).
+ * `<name> <pageUrl> <card number> <MM/YY> <cvv> [3ds=pass|fail] [field=value...]`: the button of a
+ * page that opens a checkout (a payment link's Continue, an invoice's Pay this invoice), then that
+ * checkout paid as `pay` does (`saveCard=yes` ticks the consent to keep the card).
  */
-const payInvoice: GuideAction = async (api, [invoiceUrl, ...rest]) => {
-  assert.ok(invoiceUrl, 'pay-invoice <invoiceUrl> <number> <MM/YY> <cvv> [saveCard=yes] [3ds=pass|fail]');
-  await GUIDE_ACTIONS.pay!(api, [await payerCheckout(api, invoiceUrl), ...rest]);
-};
+const payThroughPage =
+  (name: string): GuideAction =>
+  async (api, [pageUrl, ...rest]) => {
+    assert.ok(pageUrl, `${name} <pageUrl> <number> <MM/YY> <cvv> [3ds=pass|fail] [field=value...]`);
+    await GUIDE_ACTIONS.pay!(api, [await payerCheckout(api, pageUrl), ...rest]);
+  };
 
 /** `pay-refused <checkoutUrl> <status>`: Pay on the checkout page is answered with that status; no card is asked for. */
 const payRefused: GuideAction = async (_api, [checkoutUrl, status]) => {
   assert.ok(checkoutUrl && status, 'pay-refused <checkoutUrl> <status>');
-  const pressed = await postPay(checkoutUrl, { name: 'Nimal Perera', email: 'nimal@example.com' });
+  const pressed = await postPay(checkoutUrl, PAYER);
   assert.equal(pressed.status, Number(status), pressed.text);
 };
 
 export const GUIDE_ACTIONS: Record<string, GuideAction> = {
-  'pay-invoice': payInvoice,
+  'pay-invoice': payThroughPage('pay-invoice'),
+  'pay-link': payThroughPage('pay-link'),
   'pay-refused': payRefused,
   /**
    * `pay <checkoutUrl> <card number> <MM/YY> <cvv> [3ds=pass|fail] [name=...] [email=...] [phone=...]`:
@@ -34,17 +40,9 @@ export const GUIDE_ACTIONS: Record<string, GuideAction> = {
    */
   async pay(api, [checkoutUrl, number, expiry, cvv, ...options]) {
     assert.ok(checkoutUrl && number && expiry && cvv, 'pay <checkoutUrl> <number> <MM/YY> <cvv> [3ds=pass|fail] [field=value...]');
-    const { '3ds': threeDs, ...details } = { name: 'Nimal Perera', email: 'nimal@example.com', ...Object.fromEntries(options.map((o) => o.split(/=(.*)/s).slice(0, 2))) };
+    const { '3ds': threeDs, ...details } = { ...PAYER, ...Object.fromEntries(options.map((o) => o.split(/=(.*)/s).slice(0, 2))) };
     const back = await payAtProcessor(api, checkoutUrl, { number, expiry, cvv, threeDs: threeDs === 'fail' ? 'fail' : 'pass' }, details);
     const landing = await get(back);
     assert.ok(landing.status < 400, `the return to the service answered ${landing.status}: ${landing.text}`);
-  },
-  /**
-   * `pay-link <linkUrl> <card number> <MM/YY> <cvv> [3ds=pass|fail] [field=value...]`: Continue to
-   * payment on the link's page, then the payer's own checkout paid as `pay` does.
-   */
-  async 'pay-link'(api, [linkUrl, ...rest]) {
-    assert.ok(linkUrl, 'pay-link <linkUrl> <number> <MM/YY> <cvv> [3ds=pass|fail] [field=value...]');
-    await GUIDE_ACTIONS.pay!(api, [await payerCheckout(api, linkUrl), ...rest]);
   },
 };

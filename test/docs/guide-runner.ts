@@ -111,11 +111,14 @@ function parseJson(text: string): unknown {
 
 function recorded(answer: Answer, stdout: string): string {
   if (answer.lang === 'text') return stdout.replace(/\s+$/, '');
-  const lines = stdout.split('\n').filter((l) => l.trim() !== '');
   try {
     return JSON.stringify(JSON.parse(stdout), null, 2);
   } catch {
-    return lines.map((l) => JSON.stringify(JSON.parse(l))).join('\n');
+    return stdout
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.stringify(JSON.parse(l)))
+      .join('\n');
   }
 }
 
