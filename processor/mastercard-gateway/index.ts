@@ -20,9 +20,12 @@ export { API_VERSION } from './client';
 /** The header the gateway sends the merchant's notification secret in. */
 export const NOTIFICATION_SECRET_HEADER = 'x-notification-secret';
 
-/** Where the gateway's hosted payment page for a checkout session is (what checkout.js opens). */
+/**
+ * The gateway's hosted payment page for a checkout session: the page checkout.js's
+ * showPaymentPage() opens, reached by a plain redirect (Kasi's pages run no third-party script).
+ */
 export function hostedPaymentPageUrl(gatewayUrl: string, sessionId: string): string {
-  return `${gatewayUrl.replace(/\/+$/, '')}/checkout/pay/${encodeURIComponent(sessionId)}`;
+  return `${gatewayUrl.replace(/\/+$/, '')}/checkout/pay/${encodeURIComponent(sessionId)}?checkoutVersion=1.0.0`;
 }
 
 export interface MastercardGatewayConfig {

@@ -19,7 +19,7 @@ describe('kasi gateway-simulator', () => {
       assert.ok(url, first);
       const session = { reference: 'pay_cli', amountCents: 1_000, merchantName: 'Lanka Tea House', locale: 'en' as const, returnUrl: 'http://127.0.0.1:1/return' };
       const adapter = createMastercardGatewayProcessor({ gatewayUrl: url, merchantId: 'TESTKASI', apiPassword: 'from-the-cli' });
-      assert.match((await adapter.openSession(session)).redirectUrl, new RegExp(`^${url}/checkout/pay/SESSION\\d+$`));
+      assert.match((await adapter.openSession(session)).redirectUrl, new RegExp(`^${url}/checkout/pay/SESSION\\d+\\?checkoutVersion=1\\.0\\.0$`));
       const wrong = createMastercardGatewayProcessor({ gatewayUrl: url, merchantId: 'TESTKASI', apiPassword: 'simulator' });
       await assert.rejects(wrong.openSession(session), /did not answer/);
       child.kill('SIGTERM');
