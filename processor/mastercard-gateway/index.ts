@@ -13,7 +13,7 @@ import { CURRENCY, decimalAmount } from '../../domain/money';
 import type { CardProcessor, ProcessorOutcome, RefundOutcome, SavedCardCharge } from '../port';
 import { nextBankWorkingDay } from './bank-days';
 import { gatewayClient, type GatewayAnswer } from './client';
-import { orderOutcome, paymentOf, paymentOutcome, reportedCard, type GatewayOrder, type GatewayTransaction } from './outcomes';
+import { keptToken, orderOutcome, paymentOf, paymentOutcome, reportedCard, splitToken, type GatewayOrder, type GatewayTransaction } from './outcomes';
 
 export { API_VERSION } from './client';
 
@@ -56,19 +56,6 @@ const DEFAULT_TIMEOUT_MS = 15_000;
 const AGREEMENT_TYPE = 'UNSCHEDULED';
 
 const UNAVAILABLE_MESSAGE = 'The bank\'s card gateway did not answer; try again shortly.';
-
-/**
- * The token Kasi keeps for a saved card: the gateway's token and the stored-credential
- * agreement it is charged under (the first payment's reference), so a charge names both.
- */
-function keptToken(gatewayToken: string, agreementId: string): string {
-  return `${gatewayToken}:${agreementId}`;
-}
-
-function splitToken(token: string): { gatewayToken: string; agreementId: string | null } {
-  const at = token.indexOf(':');
-  return at < 0 ? { gatewayToken: token, agreementId: null } : { gatewayToken: token.slice(0, at), agreementId: token.slice(at + 1) };
-}
 
 /**
  * Work on one order, one at a time: the gateway refuses a transaction on an order while another

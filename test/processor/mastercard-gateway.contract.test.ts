@@ -228,7 +228,7 @@ function contract(target: () => Target) {
       const [outcome] = await adapter.chargeSaved([charge]);
       assert.equal(outcome!.status, 'approved');
       assert.deepEqual(await adapter.chargeSaved([charge]), [outcome], 'a repeated charge reports the first');
-      assert.equal((await adapter.outcome(charge.reference)).status, 'approved');
+      assert.deepEqual(await adapter.outcome(charge.reference), outcome, 'RETRIEVE_ORDER tells the same, with the kept token');
       const { sim } = simulator(this);
       const order = sim.state.orders.get(charge.reference)!;
       assert.equal(order.transactions.length, 1);
