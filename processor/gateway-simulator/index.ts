@@ -13,7 +13,7 @@ import { cardScheme, luhnValid, SCHEME_NAMES } from '../../domain/card';
 import { systemClock, type Clock } from '../../domain/clock';
 import { LOCALES, type Locale } from '../../domain/locale';
 import { centsFromDecimal } from '../../domain/money';
-import { STYLESHEETS_PATH, stylesheetNamed } from '../../web/html';
+import { escapeHtml, STYLESHEETS_PATH, stylesheetNamed } from '../../web/html';
 import { TEST_CARDS } from '../sandbox/cards';
 import { cardPage, page, threeDsPage } from '../sandbox/pages';
 import { cscResult, expiryOutcome, paymentCode, type GatewayCode } from './cards';
@@ -220,6 +220,7 @@ export async function startGatewaySimulator(options: GatewaySimulatorOptions): P
       agreement: agreement ? { id: requireString(agreement.id, 'agreement.id', 100), type: String(agreement.type ?? 'UNSCHEDULED') } : null,
       notificationUrl: typeof order.notificationUrl === 'string' ? order.notificationUrl : null,
       successIndicator: randomDigits(16),
+      expiresAt: typeof interaction.timeout === 'number' && interaction.timeout > 0 ? new Date(clock.now().getTime() + interaction.timeout * 1000) : null,
       card: null,
     };
     state.sessions.set(session.id, session);
@@ -418,6 +419,9 @@ export async function startGatewaySimulator(options: GatewaySimulatorOptions): P
     const paid = state.orders.get(session.orderId);
     // An order already decided (paid on another session, or this one): back to the merchant.
     if (paid !== undefined && (paid.authenticationFailed || paid.transactions.some((t) => t.type === 'PAYMENT'))) return redirect(res, returnTo(session));
+    if (session.expiresAt !== null && clock.now().getTime() >= session.expiresAt.getTime()) {
+      return html(res, 410, page(locale, 'Session expired', `<h1>This payment session has expired</h1><p><a href="${escapeHtml(session.returnUrl)}">Return to the shop</a></p>`));
+    }
     const base = `/checkout/pay/${encodeURIComponent(session.id)}`;
     const common = { locale, merchantName: session.merchantName, amountCents: session.amountCents, texts: SIMULATOR_TEXTS };
     if (req.method === 'GET' && step === '') {

@@ -52,6 +52,8 @@ export interface SimSession {
   agreement: { id: string; type: string } | null;
   notificationUrl: string | null;
   successIndicator: string;
+  /** After it (`interaction.timeout`), the page takes no card and no 3-D Secure answer. */
+  expiresAt: Date | null;
   card: (SimCard & { csc: CscResult }) | null;
 }
 

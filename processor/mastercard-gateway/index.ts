@@ -52,6 +52,8 @@ export type MastercardGatewayProcessor = CardProcessor & {
 };
 
 const DEFAULT_TIMEOUT_MS = 15_000;
+/** The least time on the hosted page the adapter asks for (a checkout about to expire still gets a minute). */
+const MIN_TIMEOUT_S = 60;
 /** An agreement set up at the first payment, for charges at no fixed schedule (renewals, invoices). */
 const AGREEMENT_TYPE = 'UNSCHEDULED';
 
@@ -163,7 +165,14 @@ export function createMastercardGatewayProcessor(config: MastercardGatewayConfig
     async openSession(session) {
       const answer = await request('POST', '/session', {
         apiOperation: 'INITIATE_CHECKOUT',
-        interaction: { operation: 'PURCHASE', returnUrl: session.returnUrl, locale: session.locale, merchant: { name: session.merchantName } },
+        interaction: {
+          operation: 'PURCHASE',
+          returnUrl: session.returnUrl,
+          locale: session.locale,
+          merchant: { name: session.merchantName },
+          // The payer's time on the gateway's page ends when the checkout does.
+          ...(session.expiresAt ? { timeout: Math.max(MIN_TIMEOUT_S, Math.ceil((session.expiresAt.getTime() - clock.now().getTime()) / 1000)) } : {}),
+        },
         order: {
           id: session.reference,
           amount: decimalAmount(session.amountCents),
@@ -185,8 +194,9 @@ export function createMastercardGatewayProcessor(config: MastercardGatewayConfig
       return order === null || order === 'unknown' ? { status: 'pending' } : orderOutcome(order);
     },
     async cancel(reference) {
-      // The gateway has no call to close a checkout session: an order with no payment yet is
-      // reported canceled (the checkout expired), one with a payment as it stands.
+      // The gateway has no call to close a checkout session: its page stops taking the card at
+      // the session's timeout (the checkout's `expiresAt`). An order with no payment yet is
+      // reported canceled, one with a payment as it stands.
       const order = await retrieveOrder(reference);
       if (order === null) return { status: 'pending' };
       if (order === 'unknown') return { status: 'canceled' };

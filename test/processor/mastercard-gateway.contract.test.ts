@@ -159,6 +159,25 @@ function contract(target: () => Target) {
       assert.match(await (await fetch(redirectUrl)).text(), /<html lang="ta">/);
     });
 
+    it('the page takes no card once the checkout has expired (the session\'s interaction timeout); cancel then reports it canceled', async function () {
+      const { sim, clock } = simulator(this, 'it moves the gateway\'s clock');
+      const ref = reference();
+      const expiresAt = new Date(clock.t + 30 * 60 * 1000);
+      const { redirectUrl } = await adapter.openSession({ reference: ref, amountCents: 5_000, merchantName: 'Lanka Tea House', locale: 'en', returnUrl: `${shop.url}/return`, expiresAt });
+      const sent = JSON.parse([...sim.requests].reverse().find((r) => r.path === '/session')!.body) as { interaction: { timeout: number } };
+      assert.equal(sent.interaction.timeout, 1800);
+      const form = await (await fetch(redirectUrl)).text();
+      clock.advance(30 * 60 * 1000);
+      assert.equal((await fetch(redirectUrl)).status, 410);
+      const late = await fetch(formAction(form, redirectUrl), { method: 'POST', body: new URLSearchParams({ number: MASTERCARD, expiry: '01/39', cvv: '100' }), redirect: 'manual' });
+      assert.equal(late.status, 410);
+      assert.deepEqual(await adapter.cancel(ref), { status: 'canceled' });
+      assert.equal(sim.state.orders.has(ref), false, 'nothing was paid');
+      // A checkout about to expire still gives the payer a minute.
+      await adapter.openSession({ reference: reference(), amountCents: 5_000, merchantName: 'Lanka Tea House', locale: 'en', returnUrl: `${shop.url}/return`, expiresAt: new Date(clock.t + 5_000) });
+      assert.equal((JSON.parse([...sim.requests].reverse().find((r) => r.path === '/session')!.body) as { interaction: { timeout: number } }).interaction.timeout, 60);
+    });
+
     it('a paid session is approved, from RETRIEVE_ORDER, with the card the gateway shows', async function () {
       const ref = await paid(this, { number: MASTERCARD, expiry: '01/39', cvv: '100' });
       assert.deepEqual(await adapter.outcome(ref), { status: 'approved', card: { scheme: 'mastercard', last4: '0008', expiryMonth: 1, expiryYear: 2039, token: ref } });
