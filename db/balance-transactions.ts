@@ -4,12 +4,10 @@
 // is always the customer's `creditBalanceCents`, whatever runs at once.
 import type { Knex } from 'knex';
 import type { Mode } from '../domain/api-keys';
+import type { BalanceTransactionType } from '../domain/credit';
 import { sql } from './sql';
 
 type Db = Knex | Knex.Transaction;
-
-export const BALANCE_TRANSACTION_TYPES = ['adjustment', 'applied_to_invoice', 'credit_note', 'invoice_negative'] as const;
-export type BalanceTransactionType = (typeof BALANCE_TRANSACTION_TYPES)[number];
 
 export interface BalanceTransactionRow {
   id: string;
