@@ -318,7 +318,6 @@ export const NOT_RAISED_IN_THIS_VERSION: readonly Reason[] = [
   'feature_exists',
   'meter_exists',
   'promotion_invalid',
-  'order_invalid',
   'page_inactive',
   'page_closed',
   'portal_action_refused',

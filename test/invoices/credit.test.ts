@@ -7,7 +7,11 @@ import assert from 'node:assert/strict';
 import type { MerchantKeys } from '../../db/merchants';
 import { ik, startApiWithMerchant, type TestApi } from '../support/api';
 import { assertMoneyInvariants } from '../support/money-invariants';
-import { payAndKeep } from '../cards/card-flow';
+import type { ApiError } from '../../domain/errors';
+import { payCheckout } from '../../services/checkouts/pay';
+import { payAndKeep, serviceDeps } from '../cards/card-flow';
+import { absolute } from '../checkouts/hosted-flow';
+import { pressContinue } from '../payment-links/link-flow';
 import { billingFlow } from './billing-flow';
 
 const START = '2027-02-01T04:30:00.000Z';
@@ -292,6 +296,27 @@ describe('invoice items, credit balance and credit notes', function () {
       assert.deepEqual(await refused(send('/v1/credit_notes', { invoiceId: invoice.id, amountCents: 100 })), [409, 'invoice_not_open']);
       await post(`/v1/invoices/${draft.id}/void`);
       assert.deepEqual(await refused(send('/v1/credit_notes', { invoiceId: draft.id, amountCents: 100 })), [409, 'invoice_not_open']);
+    });
+
+    it('a checkout of the invoice\'s page made before a credit note is refused at Pay (the card not charged); the page then offers the new amount', async () => {
+      const clock = await post('/v1/test_helpers/test_clocks', { frozenTime: START });
+      const customer = await post('/v1/customers', { email: 'cn-page@example.com', name: 'Nimal Perera', testClockId: clock.id });
+      const sub = await post('/v1/subscriptions', { customerId: customer.id, priceId: (await monthly()).id });
+      await api.workflows.settle();
+      const [invoice] = await invoicesOf(sub.id);
+      const press = async () => {
+        const pressed = await pressContinue(invoice.hostedInvoiceUrl);
+        assert.equal(pressed.status, 303, pressed.text);
+        return absolute(api, pressed.location!);
+      };
+      const before = await press();
+      await post('/v1/credit_notes', { invoiceId: invoice.id, amountCents: 50000 });
+      const pay = payCheckout(serviceDeps(api), { checkoutId: new URL(before).pathname.split('/').pop()!, customer: null, cardConsent: null, locale: 'en', merchantName: 'Lanka Tea House', returnUrl: () => api.url }, 'test');
+      await assert.rejects(pay, (err: ApiError) => err.reason === 'order_invalid');
+      const after = await press();
+      assert.notEqual(after, before);
+      const amountsAsked = await api.knex('payments').where({ invoice_id: invoice.id }).orderBy('id').select('amount_cents', 'status');
+      assert.deepEqual(amountsAsked.map((p: any) => [Number(p.amount_cents), p.status]), [[150000, 'requires_payment_method'], [100000, 'requires_payment_method']]);
     });
 
     it('while a charge of an open invoice is with the processor: 409 invoice_payment_pending; once it has paid the invoice, the credit note refunds', async () => {
