@@ -40,7 +40,7 @@ export const invoiceItemSchema = named('InvoiceItem', {
     invoiceId: nullable({ ...id('invoice'), description: 'The invoice that took it; null while pending.' }),
     description: { type: 'string' },
     unitAmountCents: safeIntegerSchema,
-    quantity: { type: 'integer', minimum: 1 },
+    quantity: { type: 'integer', minimum: 1, maximum: 10000 },
     amountCents: safeIntegerSchema,
     discountable: { type: 'boolean' },
     createdAt: timestampSchema,
