@@ -298,6 +298,28 @@ describe('invoice items, credit balance and credit notes', function () {
       assert.deepEqual(await refused(send('/v1/credit_notes', { invoiceId: draft.id, amountCents: 100 })), [409, 'invoice_not_open']);
     });
 
+    it('the invoice\'s email and hosted page show the credit applied and the credit notes below the total, in English, Sinhala and Tamil', async () => {
+      const expected = {
+        en: ['Credit applied from your balance: -Rs. 400.00', 'Credit notes: -Rs. 100.00'],
+        si: ['ඔබගේ ශේෂයෙන් යෙදූ බැර: -Rs. 400.00', 'බැර සටහන්: -Rs. 100.00'],
+        ta: ['உங்கள் இருப்பிலிருந்து பயன்படுத்திய வரவு: -Rs. 400.00', 'வரவுக் குறிப்புகள்: -Rs. 100.00'],
+      } as const;
+      for (const locale of ['en', 'si', 'ta'] as const) {
+        const clock = await post('/v1/test_helpers/test_clocks', { frozenTime: START });
+        const customer = await post('/v1/customers', { email: `cn-words-${locale}@example.com`, locale, testClockId: clock.id });
+        await post(`/v1/customers/${customer.id}/balance_transactions`, { amountCents: 40000 });
+        await post('/v1/invoice_items', { customerId: customer.id, description: 'Design work', unitAmountCents: 100000 });
+        const invoice = await post(`/v1/invoices/${(await post('/v1/invoices', { customerId: customer.id })).id}/finalize`);
+        const email = await api.knex('emails').where({ object_id: invoice.id, kind: 'invoice' }).first('text', 'html');
+        assert.ok(email.text.includes(expected[locale][0]), email.text);
+        assert.ok(!email.text.includes(expected[locale][1]), 'no credit notes, no line');
+        await post('/v1/credit_notes', { invoiceId: invoice.id, amountCents: 10000 });
+        const page = await api.request(new URL(invoice.hostedInvoiceUrl).pathname);
+        const rows = [...page.text.matchAll(/<tr><th scope="row" colspan="2">([^<]*)<\/th><td class="num">([^<]*)<\/td><\/tr>/g)].map((m) => `${m[1]}: ${m[2]}`);
+        assert.deepEqual(rows.slice(1), expected[locale], `${locale}: ${rows.join(' | ')}`);
+      }
+    });
+
     it('a checkout of the invoice\'s page made before a credit note is refused at Pay (the card not charged); the page then offers the new amount', async () => {
       const clock = await post('/v1/test_helpers/test_clocks', { frozenTime: START });
       const customer = await post('/v1/customers', { email: 'cn-page@example.com', name: 'Nimal Perera', testClockId: clock.id });
