@@ -1,11 +1,11 @@
 // Credit's pure rules (DESIGN.md "Adjustments and usage: the resources" and the fine print on
-// credit notes and invoice items): an invoice item's line, credit notes' numbers, and what a credit
+// credit notes): balance transactions' types, credit notes' numbers, and what a credit
 // note does to its invoice: on an open one it lowers what is due (what it gives beyond that goes to
 // the customer's balance); on a paid one it refunds to the card, up to what the card paid and is
 // still refundable, and credits the rest to the balance. Never more than the invoice's total in all.
 import { ApiError } from './errors';
 import { amountDue } from './invoice-arithmetic';
-import type { InvoiceLine, InvoiceStatus } from './invoices';
+import type { InvoiceStatus } from './invoices';
 
 /** `CN-000042`: six digits at least, per account and mode (written by db/credit-notes.ts). */
 export const CREDIT_NOTE_NUMBER_FORM = { prefix: 'CN-', digits: 6 } as const;
@@ -16,21 +16,6 @@ export type BalanceTransactionType = (typeof BALANCE_TRANSACTION_TYPES)[number];
 
 export const CREDIT_NOTE_REASONS = ['duplicate', 'fraudulent', 'order_change', 'product_unsatisfactory'] as const;
 export type CreditNoteReason = (typeof CREDIT_NOTE_REASONS)[number];
-
-/** An invoice item's line: no price, no period, not a proration; not discounted when the item says so. */
-export function invoiceItemLine(item: { description: string; quantity: number; unitAmountCents: number; amountCents: number; discountable: boolean }): InvoiceLine {
-  const line: InvoiceLine = {
-    description: item.description,
-    quantity: item.quantity,
-    unitAmountCents: item.unitAmountCents,
-    amountCents: item.amountCents,
-    periodStart: null,
-    periodEnd: null,
-    proration: false,
-    priceId: null,
-  };
-  return item.discountable ? line : { ...line, discountable: false };
-}
 
 /** What a credit note is asked to do. */
 export interface CreditNoteAsk {

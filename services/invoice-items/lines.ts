@@ -2,13 +2,13 @@
 // transaction), or those the next invoice would take (a preview's). A subscription's invoice takes
 // the subscription's items and the customer's tied to none; an invoice of no subscription, the latter.
 import { pendingInvoiceItems, takeInvoiceItems, type InvoiceItemRow } from '../../db/invoice-items';
-import { invoiceItemLine } from '../../domain/credit';
-import type { InvoiceLine } from '../../domain/invoices';
+import { addedLines, type InvoiceLine } from '../../domain/invoices';
 import { centsFromDb } from '../../domain/money';
 import type { ServiceContext, TransactionContext } from '../context';
 
+// As a subscription's `addInvoiceItems` are: no price, no period, not a proration.
 const asLines = (items: readonly InvoiceItemRow[]): InvoiceLine[] =>
-  items.map((item) => invoiceItemLine({ description: item.description, quantity: item.quantity, unitAmountCents: centsFromDb(item.unit_amount_cents), amountCents: centsFromDb(item.amount_cents), discountable: item.discountable }));
+  addedLines(items.map((item) => ({ description: item.description, quantity: item.quantity, unitAmountCents: centsFromDb(item.unit_amount_cents), discountable: item.discountable })));
 
 export async function takeInvoiceItemLines(ctx: TransactionContext, customerId: string, subscriptionId: string | null, invoiceId: string): Promise<InvoiceLine[]> {
   return asLines(await takeInvoiceItems(ctx.db, customerId, subscriptionId, invoiceId));

@@ -78,6 +78,8 @@ describe('invoice items, credit balance and credit notes', function () {
       assert.deepEqual([renewal.periodStart, renewal.status, renewal.amountPaidCents], [RENEWAL, 'paid', 170000]);
       assert.deepEqual((await chargesOf(renewal.id)).map((c: any) => Number(c.amount_cents)), [170000]);
       assert.deepEqual((await read(`/v1/invoice_items/${setup.id}`)).invoiceId, renewal.id);
+      const stored = (await api.knex('invoices').where({ id: renewal.id }).first('lines')).lines;
+      assert.deepEqual(stored.map((l: any) => l.discountable), [undefined, undefined, false], 'a coupon discounts the item only if it is discountable');
       assert.deepEqual((await read(`/v1/invoice_items?customerId=${customer.id}&pending=true`)).data, []);
       assert.deepEqual(await refused(send(`/v1/invoice_items/${loose.id}`, undefined, 'DELETE')), [409, 'invoice_item_invoiced']);
 
