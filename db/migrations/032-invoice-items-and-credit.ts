@@ -10,6 +10,9 @@
 // - an invoice whose total was below zero is no longer carried as a credit line: its total goes to
 //   the balance. Credits carried before and not yet taken move there now.
 import type { Knex } from 'knex';
+import { newId } from '../../crypto/ids';
+import { addBalanceTransaction } from '../balance-transactions';
+import type { CarriedAmountRow } from '../carried-amounts';
 
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('invoice_items', (t) => {
@@ -73,15 +76,27 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['customer_id', 'id']);
   });
 
-  // Credits carried before (a total below zero, migration 023) and still pending: to the balance.
-  await knex.raw(`with moved as (delete from carried_amounts where amount_cents < 0 and invoice_id is null returning *),
-    summed as (select customer_id, sum(-amount_cents) as cents from moved group by customer_id),
-    credited as (update customers c set credit_balance_cents = c.credit_balance_cents + s.cents from summed s where c.id = s.customer_id returning c.id, c.credit_balance_cents)
-    insert into balance_transactions (id, account_id, mode, customer_id, type, amount_cents, ending_balance_cents, invoice_id, description, created_at)
-    select 'cbt_' || substr(md5(m.source_invoice_id), 1, 24), m.account_id, m.mode, m.customer_id, 'invoice_negative', -m.amount_cents,
-      cr.credit_balance_cents - s.cents + sum(-m.amount_cents) over (partition by m.customer_id order by m.created_at, m.source_invoice_id),
-      m.source_invoice_id, 'Credit carried from an invoice below zero, moved to the balance', m.created_at
-    from moved m join summed s on s.customer_id = m.customer_id join credited cr on cr.id = m.customer_id`);
+  await moveCarriedCredits(knex);
+}
+
+/** Credits carried before (a total below zero, migration 023) and still pending: to their customers' balances, in the order they were carried. */
+export async function moveCarriedCredits(knex: Knex): Promise<void> {
+  const carried = (await knex('carried_amounts').where('amount_cents', '<', 0).whereNull('invoice_id').orderBy(['created_at', 'source_invoice_id'])) as CarriedAmountRow[];
+  for (const credit of carried) {
+    await addBalanceTransaction(knex, {
+      id: newId('balanceTransaction', credit.created_at.getTime()),
+      account_id: credit.account_id,
+      mode: credit.mode,
+      customer_id: credit.customer_id,
+      type: 'invoice_negative',
+      amount_cents: -Number(credit.amount_cents),
+      invoice_id: credit.source_invoice_id,
+      credit_note_id: null,
+      description: null,
+      created_at: credit.created_at,
+    });
+    await knex('carried_amounts').where({ source_invoice_id: credit.source_invoice_id }).delete();
+  }
 }
 
 export async function down(knex: Knex): Promise<void> {

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import type { MerchantKeys } from '../../db/merchants';
 import { ik, startApiWithMerchant, type TestApi } from '../support/api';
 import { assertMoneyInvariants } from '../support/money-invariants';
+import { moveCarriedCredits } from '../../db/migrations/032-invoice-items-and-credit';
 import type { ApiError } from '../../domain/errors';
 import { payCheckout } from '../../services/checkouts/pay';
 import { payAndKeep, serviceDeps } from '../cards/card-flow';
@@ -186,6 +187,18 @@ describe('invoice items, credit balance and credit notes', function () {
       assert.deepEqual(await transactionsOf(customer.id), [['invoice_negative', 30000, 30000], ['applied_to_invoice', -30000, 0]]);
       await assertMoneyInvariants(api.knex, api.clock.now());
     });
+  });
+
+  it('migration 032 moves credits carried before (totals below zero, not yet taken) to the balance, each with the balance it left', async () => {
+    const customer = await post('/v1/customers', { email: 'carried-credit@example.com' });
+    await post(`/v1/customers/${customer.id}/balance_transactions`, { amountCents: 1000 });
+    const sources = [await post('/v1/invoices', { customerId: customer.id }), await post('/v1/invoices', { customerId: customer.id })];
+    const row = (invoice: any, amountCents: number, at: string) => ({ source_invoice_id: invoice.id, account_id: api.knex.raw('(select account_id from customers where id = ?)', [customer.id]), mode: 'test', customer_id: customer.id, subscription_id: null, amount_cents: amountCents, invoice_id: null, created_at: at });
+    await api.knex('carried_amounts').insert([row(sources[0], -30000, '2028-01-01T00:00:00.000Z'), row(sources[1], -20000, '2028-01-02T00:00:00.000Z')]);
+    await moveCarriedCredits(api.knex);
+    assert.deepEqual(await transactionsOf(customer.id), [['adjustment', 1000, 1000], ['invoice_negative', 30000, 31000], ['invoice_negative', 20000, 51000]]);
+    assert.equal(await balanceOf(customer.id), 51000);
+    assert.equal((await api.knex('carried_amounts').where({ customer_id: customer.id })).length, 0);
   });
 
   describe('credit notes', () => {
