@@ -356,6 +356,25 @@ describe('invoice items, credit balance and credit notes', function () {
       assert.deepEqual(amountsAsked.map((p: any) => [Number(p.amount_cents), p.status]), [[150000, 'requires_payment_method'], [100000, 'requires_payment_method']]);
     });
 
+    it('a credit note and a charge of the invoice at once: the charge is for the amount due after the credit note, or the credit note waits (409); the money holds', async () => {
+      for (let round = 0; round < 4; round++) {
+        const email = `cn-race-charge-${round}@example.com`;
+        const customer = await post('/v1/customers', { email });
+        await payAndKeep(api, keys, { email, expiry: '01/39' });
+        const sub = await post('/v1/subscriptions', { customerId: customer.id, priceId: (await monthly()).id, collectionMethod: 'send_invoice' });
+        const invoiceId = sub.latestInvoiceId;
+        const [paid, noted] = await Promise.all([send(`/v1/invoices/${invoiceId}/pay`, {}), send('/v1/credit_notes', { invoiceId, amountCents: 50000 })]);
+        assert.equal(paid.status, 200, paid.text);
+        const [charge] = await api.knex('payments').where({ invoice_id: invoiceId }).select('amount_cents');
+        if (noted.status === 201) assert.equal(Number(charge.amount_cents), 100000, 'the credit note came first: the charge is for what is left');
+        else assert.deepEqual([noted.status, noted.body.reason, Number(charge.amount_cents)], [409, 'invoice_payment_pending', 150000]);
+        await bankAnswers();
+        const invoice = await read(`/v1/invoices/${invoiceId}`);
+        assert.deepEqual([invoice.status, invoice.amountPaidCents], ['paid', Number(charge.amount_cents)]);
+      }
+      await assertMoneyInvariants(api.knex, api.clock.now());
+    });
+
     it('while a charge of an open invoice is with the processor: 409 invoice_payment_pending; once it has paid the invoice, the credit note refunds', async () => {
       const email = 'cn-in-flight@example.com';
       const customer = await post('/v1/customers', { email });
