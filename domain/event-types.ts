@@ -28,6 +28,7 @@ export const SENT_EVENT_TYPES = [
   'invoice.marked_uncollectible',
   'invoice.overdue',
   'invoice.upcoming',
+  'credit_note.created',
 ] as const;
 
 /** Types the spec lists, which the `type` filter of GET /v1/events takes, that this version never sends yet. */
@@ -37,7 +38,6 @@ export const NOT_YET_SENT_EVENT_TYPES = [
   'subscription_schedule.completed',
   'subscription_schedule.released',
   'subscription_schedule.canceled',
-  'credit_note.created',
   'entitlements.active_entitlement_summary.updated',
 ] as const;
 

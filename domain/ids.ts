@@ -28,6 +28,9 @@ export const ID_PREFIXES = {
   upgradeRequest: 'upreq',
   email: 'em',
   testClock: 'clock',
+  invoiceItem: 'ii',
+  creditNote: 'cn',
+  balanceTransaction: 'cbt',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

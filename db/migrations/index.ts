@@ -26,6 +26,7 @@ import * as namedCustomers from './022-named-customers';
 import * as subscriptionChanges from './023-subscription-changes';
 import * as pauseAndAnchors from './025-pause-and-anchors';
 import * as invoiceAdjustments from './026-invoice-adjustments';
+import * as invoiceItemsAndCredit from './032-invoice-items-and-credit';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -58,6 +59,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['023-subscription-changes', subscriptionChanges],
   ['025-pause-and-anchors', pauseAndAnchors],
   ['026-invoice-adjustments', invoiceAdjustments],
+  ['032-invoice-items-and-credit', invoiceItemsAndCredit],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

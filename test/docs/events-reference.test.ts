@@ -183,6 +183,8 @@ describe('docs/reference/events.md: every event type with a payload from a run',
     await choose('invoice.created', { about: first.id });
     await choose('invoice.finalized', { about: first.id });
     await choose('invoice.paid', { about: first.id });
+    const note = await post('/v1/credit_notes', { invoiceId: first.id, amountCents: 30_000, reason: 'product_unsatisfactory', memo: 'Two weeks without the service' });
+    await choose('credit_note.created', { about: note.id });
     await payAndKeep(api, main.keys, { email: 'amali@example.com', expiry: '07/39' });
     const renewal = at(START, 31 * DAY);
     await advance(clock.id, at(renewal, -3 * DAY));
