@@ -1,0 +1,141 @@
+// Entitlement features, the features products grant (product_features) and each customer's last
+// summary of active entitlements (entitlement_summaries).
+import type { Knex } from 'knex';
+import type { Mode } from '../domain/api-keys';
+import { ENTITLING_STATUSES } from '../domain/entitlements';
+import { sql } from './sql';
+
+type Db = Knex | Knex.Transaction;
+type Scope = { accountId: string; mode: Mode };
+
+export interface FeatureRow {
+  id: string;
+  account_id: string;
+  mode: Mode;
+  name: string;
+  lookup_key: string;
+  active: boolean;
+  created_at: Date;
+}
+
+/** A product feature with what its answer shows of the feature. */
+export interface ProductFeatureRow {
+  id: string;
+  product_id: string;
+  feature_id: string;
+  lookup_key: string;
+  created_at: Date;
+}
+
+export interface ActiveEntitlementRow {
+  feature_id: string;
+  lookup_key: string;
+}
+
+/** Inserts the feature unless its lookup key is taken in its account and mode (even by a create racing it): whether it was inserted. */
+export async function insertFeature(db: Db, row: FeatureRow): Promise<boolean> {
+  const inserted = await db('entitlement_features').insert(row).onConflict(['account_id', 'mode', 'lookup_key']).ignore().returning('id');
+  return inserted.length > 0;
+}
+
+export function featuresQuery(db: Db, scope: Scope): Knex.QueryBuilder {
+  return db<FeatureRow>('entitlement_features').where({ account_id: scope.accountId, mode: scope.mode });
+}
+
+/** The feature of that id of the account and mode, if any. */
+export async function findFeatureIn(db: Db, scope: Scope, id: string): Promise<FeatureRow | undefined> {
+  return (await featuresQuery(db, scope).where({ id }).first()) as FeatureRow | undefined;
+}
+
+const PRODUCT_FEATURE_COLUMNS = ['pf.id', 'pf.product_id', 'pf.feature_id', 'f.lookup_key', 'pf.created_at'];
+
+/** The product's features, with their lookup keys (a list orders and pages them on `id`). */
+export function productFeaturesQuery(db: Db, productId: string): Knex.QueryBuilder {
+  const joined = db('product_features as pf').join('entitlement_features as f', 'f.id', 'pf.feature_id').where('pf.product_id', productId).select(PRODUCT_FEATURE_COLUMNS);
+  return db.select('*').from(joined.as('product_features'));
+}
+
+export async function findProductFeature(db: Db, productId: string, featureId: string): Promise<ProductFeatureRow | undefined> {
+  return (await productFeaturesQuery(db, productId).where({ feature_id: featureId }).first()) as ProductFeatureRow | undefined;
+}
+
+/** Attaches the feature to the product unless it is already (even by an attach racing it): whether it was attached. */
+export async function insertProductFeature(db: Db, row: Omit<ProductFeatureRow, 'lookup_key'>): Promise<boolean> {
+  const inserted = await db('product_features').insert(row).onConflict(['product_id', 'feature_id']).ignore().returning('id');
+  return inserted.length > 0;
+}
+
+export async function deleteProductFeature(db: Db, id: string): Promise<void> {
+  await db('product_features').where({ id }).delete();
+}
+
+/** A select of `columns` over the features of the products of the customer `customer`'s entitling subscriptions. */
+const entitlementsOf = (customer: string, columns: string) => `select ${columns}
+  from subscriptions s
+  join subscription_items si on si.subscription_id = s.id
+  join prices p on p.id = si.price_id
+  join product_features pf on pf.product_id = p.product_id
+  join entitlement_features f on f.id = pf.feature_id
+  where s.customer_id = ${customer} and s.status = any('{${ENTITLING_STATUSES.join(',')}}'::text[])`;
+
+const ACTIVE_ENTITLEMENTS_SQL = `${entitlementsOf('$1', 'distinct f.id as feature_id, f.lookup_key')} order by f.lookup_key`;
+
+/** The customer's active entitlements, by lookup key: one query. */
+export async function activeEntitlements(db: Db, customerId: string): Promise<ActiveEntitlementRow[]> {
+  return sql<ActiveEntitlementRow>(db, ACTIVE_ENTITLEMENTS_SQL, [customerId]);
+}
+
+/** The customers a product's features entitle: those with an entitling subscription on one of its prices. */
+export async function customersOfProduct(db: Db, productId: string): Promise<string[]> {
+  const rows = await sql<{ customer_id: string }>(
+    db,
+    `select distinct s.customer_id from prices p
+      join subscription_items si on si.price_id = p.id
+      join subscriptions s on s.id = si.subscription_id
+      where p.product_id = $1 and s.status = any('{${ENTITLING_STATUSES.join(',')}}'::text[])
+      order by s.customer_id`,
+    [productId],
+  );
+  return rows.map((row) => row.customer_id);
+}
+
+/**
+ * Takes the customers' summaries for this transaction, in one order (so two transactions never
+ * wait for each other the other way round): a summary is computed after its lock is held, so it
+ * sees what a transaction that held it before committed.
+ */
+export async function lockSummaries(trx: Knex.Transaction, customerIds: readonly string[]): Promise<void> {
+  await sql(trx, `select pg_advisory_xact_lock(hashtextextended('entitlement_summary:' || c, 0)) from (select unnest($1::text[]) as c order by 1) ids`, [customerIds]);
+}
+
+export interface ChangedSummary {
+  customer_id: string;
+  account_id: string;
+  mode: Mode;
+  lookup_keys: string[];
+  /** When it changed, in the customer's time. */
+  at: Date;
+}
+
+// A customer never summarised had none: nothing is written for them until they have some.
+const REFRESH_SUMMARIES_SQL = `with current as (
+    select c.id as customer_id, c.account_id, c.mode, coalesce($2, t.frozen_time, $3) as at,
+      coalesce((select array_agg(distinct e.lookup_key order by e.lookup_key) from (${entitlementsOf('c.id', 'f.lookup_key')}) e), '{}') as lookup_keys
+    from customers c left join test_clocks t on t.id = c.test_clock_id
+    where c.id = any($1::text[])
+  ), changed as (
+    insert into entitlement_summaries as s (customer_id, lookup_keys, updated_at)
+    select k.customer_id, k.lookup_keys, k.at from current k
+    where k.lookup_keys <> coalesce((select e.lookup_keys from entitlement_summaries e where e.customer_id = k.customer_id), '{}')
+    on conflict (customer_id) do update set lookup_keys = excluded.lookup_keys, updated_at = excluded.updated_at
+    returning s.customer_id
+  )
+  select k.customer_id, k.account_id, k.mode, k.lookup_keys, k.at from current k join changed using (customer_id) order by k.customer_id`;
+
+/**
+ * The customers' summaries made current: those that changed, as they are now. `at`: when, if the
+ * caller knows the customers' time; else each customer's (their test clock's, or `wallNow`).
+ */
+export async function refreshSummaries(trx: Knex.Transaction, customerIds: readonly string[], at: Date | null, wallNow: Date): Promise<ChangedSummary[]> {
+  return sql<ChangedSummary>(trx, REFRESH_SUMMARIES_SQL, [customerIds, at, wallNow]);
+}
