@@ -69,33 +69,37 @@ export async function deleteProductFeature(db: Db, id: string): Promise<void> {
   await db('product_features').where({ id }).delete();
 }
 
-/** A select of `columns` over the features of the products of the customer `customer`'s entitling subscriptions. */
-const entitlementsOf = (customer: string, columns: string) => `select ${columns}
+/**
+ * A select of `columns` over the features of the products of the entitling subscriptions of the
+ * customer row `c` (by the subscriptions' account, mode and customer index).
+ */
+const entitlementsOf = (c: string, columns: string) => `select ${columns}
   from subscriptions s
   join subscription_items si on si.subscription_id = s.id
   join prices p on p.id = si.price_id
   join product_features pf on pf.product_id = p.product_id
   join entitlement_features f on f.id = pf.feature_id
-  where s.customer_id = ${customer} and s.status = any('{${ENTITLING_STATUSES.join(',')}}'::text[])`;
+  where s.account_id = ${c}.account_id and s.mode = ${c}.mode and s.customer_id = ${c}.id
+    and s.status = any('{${ENTITLING_STATUSES.join(',')}}'::text[])`;
 
-const ACTIVE_ENTITLEMENTS_SQL = `${entitlementsOf('$1', 'distinct f.id as feature_id, f.lookup_key')} order by f.lookup_key`;
+export const ACTIVE_ENTITLEMENTS_SQL = `select e.feature_id, e.lookup_key
+  from customers c cross join lateral (${entitlementsOf('c', 'distinct f.id as feature_id, f.lookup_key')}) e
+  where c.id = $1 order by e.lookup_key`;
 
 /** The customer's active entitlements, by lookup key: one query. */
 export async function activeEntitlements(db: Db, customerId: string): Promise<ActiveEntitlementRow[]> {
   return sql<ActiveEntitlementRow>(db, ACTIVE_ENTITLEMENTS_SQL, [customerId]);
 }
 
+export const CUSTOMERS_OF_PRODUCT_SQL = `select distinct s.customer_id from prices p
+  join subscription_items si on si.price_id = p.id
+  join subscriptions s on s.id = si.subscription_id
+  where p.product_id = $1 and s.status = any('{${ENTITLING_STATUSES.join(',')}}'::text[])
+  order by s.customer_id`;
+
 /** The customers a product's features entitle: those with an entitling subscription on one of its prices. */
 export async function customersOfProduct(db: Db, productId: string): Promise<string[]> {
-  const rows = await sql<{ customer_id: string }>(
-    db,
-    `select distinct s.customer_id from prices p
-      join subscription_items si on si.price_id = p.id
-      join subscriptions s on s.id = si.subscription_id
-      where p.product_id = $1 and s.status = any('{${ENTITLING_STATUSES.join(',')}}'::text[])
-      order by s.customer_id`,
-    [productId],
-  );
+  const rows = await sql<{ customer_id: string }>(db, CUSTOMERS_OF_PRODUCT_SQL, [productId]);
   return rows.map((row) => row.customer_id);
 }
 
@@ -118,9 +122,9 @@ export interface ChangedSummary {
 }
 
 // A customer never summarised had none: nothing is written for them until they have some.
-const REFRESH_SUMMARIES_SQL = `with current as (
+export const REFRESH_SUMMARIES_SQL = `with current as (
     select c.id as customer_id, c.account_id, c.mode, coalesce($2, t.frozen_time, $3) as at,
-      coalesce((select array_agg(distinct e.lookup_key order by e.lookup_key) from (${entitlementsOf('c.id', 'f.lookup_key')}) e), '{}') as lookup_keys
+      coalesce((select array_agg(distinct e.lookup_key order by e.lookup_key) from (${entitlementsOf('c', 'f.lookup_key')}) e), '{}') as lookup_keys
     from customers c left join test_clocks t on t.id = c.test_clock_id
     where c.id = any($1::text[])
   ), changed as (
