@@ -32,14 +32,32 @@ export interface ActiveEntitlementRow {
   lookup_key: string;
 }
 
-/** Inserts the feature unless its lookup key is taken in its account and mode (even by a create racing it): whether it was inserted. */
+/** Inserts the feature unless an active one of its account and mode has its lookup key (even one a create racing it made): whether it was inserted. */
 export async function insertFeature(db: Db, row: FeatureRow): Promise<boolean> {
-  const inserted = await db('entitlement_features').insert(row).onConflict(['account_id', 'mode', 'lookup_key']).ignore().returning('id');
+  const inserted = await db('entitlement_features').insert(row).onConflict(db.raw('(account_id, mode, lookup_key) where active')).ignore().returning('id');
   return inserted.length > 0;
 }
 
-export function featuresQuery(db: Db, scope: Scope): Knex.QueryBuilder {
-  return db<FeatureRow>('entitlement_features').where({ account_id: scope.accountId, mode: scope.mode });
+/** An account's features of one mode, all or only the active (or archived) ones. */
+export function featuresQuery(db: Db, scope: Scope, active?: boolean): Knex.QueryBuilder {
+  const rows = db<FeatureRow>('entitlement_features').where({ account_id: scope.accountId, mode: scope.mode });
+  return active === undefined ? rows : rows.where({ active });
+}
+
+export type FeatureChanges = Partial<Pick<FeatureRow, 'name' | 'active'>>;
+
+/**
+ * The feature changed; undefined when bringing it back meets an active feature of its lookup key
+ * (the unique index decides, also against a create racing it). In a savepoint, so that refusal
+ * leaves the caller's transaction usable.
+ */
+export async function updateFeature(db: Db, id: string, changes: FeatureChanges): Promise<FeatureRow | undefined> {
+  try {
+    return await db.transaction(async (savepoint) => ((await savepoint('entitlement_features').where({ id }).update(changes).returning('*')) as FeatureRow[])[0]);
+  } catch (err) {
+    if ((err as { code?: string }).code === '23505' && (err as { constraint?: string }).constraint === 'entitlement_features_lookup_key') return undefined;
+    throw err;
+  }
 }
 
 /** The feature of that id of the account and mode, if any. */
@@ -70,15 +88,15 @@ export async function deleteProductFeature(db: Db, id: string): Promise<void> {
 }
 
 /**
- * A select of `columns` over the features of the products of the entitling subscriptions of the
- * customer row `c` (by the subscriptions' account, mode and customer index).
+ * A select of `columns` over the active features of the products of the entitling subscriptions
+ * of the customer row `c` (by the subscriptions' account, mode and customer index).
  */
 const entitlementsOf = (c: string, columns: string) => `select ${columns}
   from subscriptions s
   join subscription_items si on si.subscription_id = s.id
   join prices p on p.id = si.price_id
   join product_features pf on pf.product_id = p.product_id
-  join entitlement_features f on f.id = pf.feature_id
+  join entitlement_features f on f.id = pf.feature_id and f.active
   where s.account_id = ${c}.account_id and s.mode = ${c}.mode and s.customer_id = ${c}.id
     and s.status = any('{${ENTITLING_STATUSES.join(',')}}'::text[])`;
 
@@ -142,4 +160,16 @@ export const REFRESH_SUMMARIES_SQL = `with current as (
  */
 export async function refreshSummaries(trx: Knex.Transaction, customerIds: readonly string[], at: Date | null, wallNow: Date): Promise<ChangedSummary[]> {
   return sql<ChangedSummary>(trx, REFRESH_SUMMARIES_SQL, [customerIds, at, wallNow]);
+}
+
+export const CUSTOMERS_OF_FEATURE_SQL = `select distinct s.customer_id from product_features pf
+  join prices p on p.product_id = pf.product_id
+  join subscription_items si on si.price_id = p.id
+  join subscriptions s on s.id = si.subscription_id
+  where pf.feature_id = $1 and s.status = any('{${ENTITLING_STATUSES.join(',')}}'::text[])
+  order by s.customer_id`;
+
+/** The customers a feature entitles through any product: those with an entitling subscription on a price of a product that has it. */
+export async function customersOfFeature(db: Db, featureId: string): Promise<string[]> {
+  return (await sql<{ customer_id: string }>(db, CUSTOMERS_OF_FEATURE_SQL, [featureId])).map((row) => row.customer_id);
 }

@@ -74,8 +74,8 @@ export const REASONS = {
   },
   feature_invalid: {
     code: 'VALIDATION_FAILED',
-    when: 'No feature of this mode has that id.',
-    fix: 'Use the id of a feature of this mode (`GET /v1/entitlements/features`); a test feature cannot be attached to a live product, nor the other way round.',
+    when: 'No active feature of this mode has that id.',
+    fix: 'Use the id of an active feature of this mode (`GET /v1/entitlements/features?active=true`); a test feature cannot be attached to a live product, nor the other way round, and an archived one must be brought back (`active: true`) first.',
   },
   body_too_large: {
     code: 'VALIDATION_FAILED',

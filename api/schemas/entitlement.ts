@@ -9,13 +9,25 @@ const lookupKey = { type: 'string', pattern: LOOKUP_KEY_PATTERN };
 export const featureCreateSchema = object(
   {
     name: { type: 'string', minLength: 1, maxLength: 80, description: 'What the feature is called, for people.' },
-    lookupKey: { ...lookupKey, description: '1 to 80 of `A-Z a-z 0-9 _ . -`: what your app asks for. One feature per lookup key in each mode (else 409 `feature_exists`).' },
+    lookupKey: { ...lookupKey, description: '1 to 80 of `A-Z a-z 0-9 _ . -`: what your app asks for. One active feature per lookup key in each mode (else 409 `feature_exists`).' },
   },
   ['name', 'lookupKey'],
   { examples: [{ name: 'Priority support', lookupKey: 'priority-support' }] },
 );
 
-export const featureListQuerySchema = object(listQueryProperties('entitlementFeature'));
+export const featureUpdateSchema = object(
+  {
+    name: { type: 'string', minLength: 1, maxLength: 80 },
+    active: { type: 'boolean', description: '`false` archives the feature: it entitles no one and is attached to no new product, and its lookup key may name a new feature. `true` brings it back.' },
+  },
+  [],
+  { examples: [{ active: false }] },
+);
+
+export const featureListQuerySchema = object({
+  ...listQueryProperties('entitlementFeature'),
+  active: { type: 'boolean', description: '`true`: only active ones; `false`: only archived ones; omitted: all.' },
+});
 
 export const featureSchema = named('EntitlementFeature', {
   type: 'object',
@@ -32,7 +44,7 @@ export const featureSchema = named('EntitlementFeature', {
 });
 
 export const productFeatureCreateSchema = object(
-  { featureId: { type: 'string', maxLength: 64, description: 'A feature of this mode (else 400 `feature_invalid`).' } },
+  { featureId: { type: 'string', maxLength: 64, description: 'An active feature of this mode (else 400 `feature_invalid`).' } },
   ['featureId'],
   { examples: [{ featureId: 'feat_0mhbq2k4c7b9x1d3f5h7j9l2' }] },
 );

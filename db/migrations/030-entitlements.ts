@@ -1,5 +1,5 @@
 // Entitlements (DESIGN.md "Adjustments and usage: the resources"): features a merchant's app
-// checks by lookup key, the features each product grants, and the last summary of each customer's
+// checks by lookup key (archived with `active` false), the features each product grants, and the last summary of each customer's
 // active entitlements, so entitlements.active_entitlement_summary.updated is sent only when that
 // set really changes.
 import type { Knex } from 'knex';
@@ -13,10 +13,12 @@ export async function up(knex: Knex): Promise<void> {
     t.text('lookup_key').notNullable();
     t.boolean('active').notNullable().defaultTo(true);
     t.timestamp('created_at', { useTz: true }).notNullable();
-    // One feature per lookup key, account and mode, whatever races to create it (409 feature_exists).
-    t.unique(['account_id', 'mode', 'lookup_key']);
     t.index(['account_id', 'mode', 'id']);
+    t.index(['account_id', 'mode', 'active', 'id']);
   });
+  // One active feature per lookup key, account and mode, whatever races to create it (409
+  // feature_exists); an archived feature's lookup key may name a new one.
+  await knex.raw('create unique index entitlement_features_lookup_key on entitlement_features (account_id, mode, lookup_key) where active');
   await knex.schema.createTable('product_features', (t) => {
     t.text('id').primary();
     t.text('product_id').notNullable().references('products.id');
@@ -25,6 +27,8 @@ export async function up(knex: Knex): Promise<void> {
     // A feature is attached to a product once; the product's list, newest first.
     t.unique(['product_id', 'feature_id']);
     t.index(['product_id', 'id']);
+    // From a feature to its products, when it is archived or brought back.
+    t.index(['feature_id']);
   });
   await knex.schema.createTable('entitlement_summaries', (t) => {
     t.text('customer_id').primary().references('customers.id');

@@ -1,7 +1,7 @@
 // Attach a feature to a product: every customer with a trialing, active or past-due subscription
 // on the product's prices may use it from now on (their summaries refreshed in this transaction).
-// The feature is named in the body, so one that is not of this account and mode answers 400
-// feature_invalid (the product, in the path, answers 404 or mode_mismatch). Attaching a feature
+// The feature is named in the body, so one that is not an active feature of this account and mode
+// answers 400 feature_invalid (the product, in the path, answers 404 or mode_mismatch). Attaching a feature
 // the product has already changes nothing and answers that attachment.
 import { newId } from '../../crypto/ids';
 import { customersOfProduct, findFeatureIn, findProductFeature, insertProductFeature, type ProductFeatureRow } from '../../db/entitlements';
@@ -12,8 +12,9 @@ import { refreshEntitlementSummaries } from './refresh-summary';
 
 export async function attachFeature(ctx: TransactionContext, scope: AccountScope, product: ProductRow, featureId: string): Promise<{ attached: boolean; productFeature: ProductFeatureRow }> {
   const feature = await findFeatureIn(ctx.db, { accountId: scope.account.id, mode: scope.mode }, featureId);
-  if (feature === undefined) {
-    throw new ApiError('feature_invalid', `No feature of ${scope.mode} mode has the id ${featureId}.`, { fields: [{ path: 'featureId', message: `Not a feature of this account in ${scope.mode} mode.` }] });
+  if (feature === undefined || !feature.active) {
+    const message = feature === undefined ? `No feature of ${scope.mode} mode has the id ${featureId}.` : `The feature ${featureId} is archived: bring it back (active true) first.`;
+    throw new ApiError('feature_invalid', message, { fields: [{ path: 'featureId', message: `Not an active feature of this account in ${scope.mode} mode.` }] });
   }
   const now = ctx.clock.now();
   const row = { id: newId('productFeature', now.getTime()), product_id: product.id, feature_id: feature.id, created_at: now };

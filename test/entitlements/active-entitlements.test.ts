@@ -151,7 +151,7 @@ describe('active entitlements on test clocks', function () {
     assert.deepEqual((await summaries(customer.id)).map(([keys]) => keys), [['api-calls'], ['api-calls', 'sso'], ['api-calls']]);
   });
 
-  it('a product\'s features attached and detached change its subscribers\' entitlements, not those of an ended subscription', async () => {
+  it('a product\'s features attached and detached, and a feature archived and brought back, change its subscribers\' entitlements, not those of an ended subscription', async () => {
     const start = '2027-01-05T04:30:00.000Z';
     const price = await featured(['api-calls']);
     const subscribe = async (email: string) => {
@@ -174,9 +174,16 @@ describe('active entitlements on test clocks', function () {
     assert.equal(detached.status, 200, detached.text);
     assert.deepEqual(await entitled(kept.customer.id), ['api-calls']);
     assert.deepEqual(await entitled(both.customer.id), ['api-calls', 'sso']);
+    // Archived, a feature entitles no one, through any product; brought back, it does again.
+    const ssoId = await featureId('sso');
+    const archive = (active: boolean) => post(`/v1/entitlements/features/${ssoId}`, { active });
+    await archive(false);
+    assert.deepEqual([await entitled(kept.customer.id), await entitled(both.customer.id)], [['api-calls'], ['api-calls']]);
+    await archive(true);
+    assert.deepEqual(await entitled(both.customer.id), ['api-calls', 'sso']);
     // Each customer's time: their own test clock's.
     assert.deepEqual(await summaries(kept.customer.id), [[['api-calls'], start], [['api-calls', 'sso'], start], [['api-calls'], start]]);
     assert.deepEqual((await summaries(left.customer.id)).map(([keys]) => keys), [['api-calls'], []]);
-    assert.deepEqual((await summaries(both.customer.id)).map(([keys]) => keys), [['api-calls'], ['api-calls', 'sso']]);
+    assert.deepEqual((await summaries(both.customer.id)).map(([keys]) => keys), [['api-calls'], ['api-calls', 'sso'], ['api-calls'], ['api-calls', 'sso']]);
   });
 });

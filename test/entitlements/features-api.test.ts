@@ -96,6 +96,36 @@ describe('entitlement features API', () => {
     assert.equal((await post(`/v1/products/${prod.id}/features`, { featureId: live.id }, reading)).body.reason, 'key_not_permitted');
   });
 
+  it('renames, archives and brings back a feature; an archived lookup key names a new feature; bringing the old one back then answers 409', async () => {
+    const made = await feature('reports');
+    const update = (id: string, body: unknown, key = keys.sk_test) => post(`${FEATURES}/${id}`, body, key);
+    const renamed = await update(made.id, { name: 'Monthly reports' });
+    assert.deepEqual([renamed.status, renamed.body], [200, { ...made, name: 'Monthly reports' }]);
+    assert.deepEqual((await update(made.id, { name: 'Monthly reports', active: true })).body, renamed.body, 'nothing changed');
+    assert.deepEqual(paths(await update(made.id, { name: '' })), ['name']);
+    assert.deepEqual(paths(await update(made.id, { lookupKey: 'other' })), ['']);
+    const archived = await update(made.id, { active: false });
+    assert.deepEqual([archived.status, archived.body.active], [200, false]);
+    const prod = await product();
+    const refused = await post(`/v1/products/${prod.id}/features`, { featureId: made.id });
+    assert.deepEqual([refused.status, refused.body.reason, paths(refused)], [400, 'feature_invalid', ['featureId']]);
+    // Its lookup key is free again.
+    const successor = await feature('reports');
+    const back = await update(made.id, { active: true });
+    assert.deepEqual([back.status, back.body.reason], [409, 'feature_exists']);
+    assert.equal((await get(`${FEATURES}/${made.id}`)).body.active, false, 'left archived');
+    await update(successor.id, { active: false });
+    assert.deepEqual((await update(made.id, { active: true })).body, { ...renamed.body, active: true });
+    const listed = async (query: string) => (await get(`${FEATURES}?limit=100${query}`)).body.data.map((f: { id: string }) => f.id);
+    assert.ok((await listed('&active=false')).includes(successor.id));
+    assert.ok(!(await listed('&active=false')).includes(made.id));
+    assert.ok((await listed('&active=true')).includes(made.id));
+    const live = await feature('live-reports', keys.sk_live);
+    const crossed = await update(live.id, { active: false });
+    assert.deepEqual([crossed.status, crossed.body.reason], [404, 'mode_mismatch']);
+    assert.equal((await update('feat_000000000000000000000000', { active: false })).status, 404);
+  });
+
   it('attaches a feature to a product once, lists and detaches it', async () => {
     const prod = await product();
     const [api1, api2] = [await feature('api-calls'), await feature('sso')];

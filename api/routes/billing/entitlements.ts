@@ -1,16 +1,18 @@
-// Entitlements: POST and GET /v1/entitlements/features, GET /v1/entitlements/features/{id}; a
+// Entitlements: POST and GET /v1/entitlements/features, GET and POST (update, archive)
+// /v1/entitlements/features/{id}; a
 // product's features (POST, GET /v1/products/{id}/features, DELETE .../features/{featureId}); and
 // GET /v1/entitlements/active_entitlements?customerId=. See docs/reference/entitlements.md.
-import { activeEntitlements, featuresQuery, productFeaturesQuery, type FeatureRow, type ProductFeatureRow } from '../../../db/entitlements';
+import { activeEntitlements, featuresQuery, productFeaturesQuery, type FeatureChanges, type FeatureRow, type ProductFeatureRow } from '../../../db/entitlements';
 import type { CustomerRow } from '../../../db/customers';
 import type { ProductRow } from '../../../db/products';
 import { idPattern } from '../../../domain/ids';
 import { attachFeature } from '../../../services/entitlements/attach-feature';
 import { createFeature, type FeatureInput } from '../../../services/entitlements/create-feature';
 import { detachFeature } from '../../../services/entitlements/detach-feature';
+import { updateFeature } from '../../../services/entitlements/update-feature';
 import { transactional } from '../../../services/run';
 import { activeEntitlementView, featureView, productFeatureView } from '../../../views/entitlement';
-import { listSchema } from '../../platform/pagination';
+import { listSchema, type ListQuery } from '../../platform/pagination';
 import { findIn, getRoute, listRoute } from '../../platform/resource-routes';
 import { defineRoute } from '../../platform/route';
 import {
@@ -19,6 +21,7 @@ import {
   featureCreateSchema,
   featureListQuerySchema,
   featureSchema,
+  featureUpdateSchema,
   productFeatureCreateSchema,
   productFeatureListQuerySchema,
   productFeatureSchema,
@@ -48,17 +51,18 @@ export const entitlementRoutes = [
       return { status: 201, body: featureView(await createFeature(input, input.caller, input.body)) };
     },
   }),
-  listRoute<FeatureRow>({
+  listRoute<FeatureRow, ListQuery & { active?: boolean }>({
     path: '/v1/entitlements/features',
     operationId: 'listEntitlementFeatures',
     summary: 'List features, newest first',
+    description: 'All features, or only the active (`active=true`) or archived (`active=false`) ones.',
     tag: TAG,
     auth: read,
     kind: 'entitlementFeature',
     query: featureListQuerySchema,
     item: featureSchema,
     answer: 'A page of features.',
-    rows: ({ db, scope }) => featuresQuery(db, scope),
+    rows: ({ db, scope, query }) => featuresQuery(db, scope, query.active),
     view: featureView,
   }),
   getRoute<FeatureRow>({
@@ -71,6 +75,25 @@ export const entitlementRoutes = [
     item: featureSchema,
     answer: 'The feature.',
     view: featureView,
+  }),
+  defineRoute<FeatureChanges, unknown, { id: string }>({
+    method: 'POST',
+    path: '/v1/entitlements/features/{id}',
+    operationId: 'updateEntitlementFeature',
+    summary: 'Rename, archive or bring back a feature',
+    description:
+      'Only the fields sent change. `active: false` archives the feature: customers are entitled to it no more (`entitlements.active_entitlement_summary.updated` for each whose set changed), it can be attached to no product (400 `feature_invalid`), and its lookup key may name a new feature. `active: true` brings it back, unless its lookup key names another active feature by then (409 `feature_exists`).',
+    tag: TAG,
+    auth: write,
+    idempotent: true,
+    params: { id: idPattern('entitlementFeature') },
+    body: featureUpdateSchema,
+    responses: { 200: { description: 'The feature as changed.', schema: featureSchema } },
+    errors: ['feature_exists', 'mode_mismatch'],
+    async handler(input) {
+      const feature = await findIn<FeatureRow>(input.db, featureTable, input.params.id, input.caller);
+      return { status: 200, body: featureView(await updateFeature(transactional(input), feature, input.body)) };
+    },
   }),
   defineRoute<{ featureId: string }, unknown, { id: string }>({
     method: 'POST',
