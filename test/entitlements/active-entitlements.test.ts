@@ -1,12 +1,15 @@
 // A customer's active entitlements on test clocks, as a merchant's app sees them: gained with a
 // subscription (or its trial), kept through plain renewals and while a renewal is in dunning,
 // lost when the subscription is canceled, ends at its period's end, pauses at a trial's end or
-// goes unpaid at the ladder's end, and changed by a change of items or of a product's features.
+// goes unpaid at the ladder's end (back when its invoice is paid on its page or it is resumed),
+// and changed by a change of items, of a product's features, or a feature archived.
 // entitlements.active_entitlement_summary.updated is sent once per change of the set, at the
 // customer's time, and never for a change that leaves the set as it was.
 import assert from 'node:assert/strict';
 import type { MerchantKeys } from '../../db/merchants';
-import { payAndKeep } from '../cards/card-flow';
+import { CARD_NUMBER, DETAILS, payAndKeep } from '../cards/card-flow';
+import { get, payAtProcessor } from '../checkouts/hosted-flow';
+import { payerCheckout } from '../payment-links/link-flow';
 import { at, billingFlow, DAY } from '../invoices/billing-flow';
 import { startApi, type TestApi } from '../support/api';
 
@@ -87,7 +90,7 @@ describe('active entitlements on test clocks', function () {
     ]);
   });
 
-  it('kept while the renewal is in dunning (past_due), lost when the ladder ends unpaid', async () => {
+  it('kept while the renewal is in dunning (past_due), lost when the ladder ends unpaid, back when the customer pays the invoice on its page', async () => {
     const start = '2027-01-10T04:30:00.000Z';
     const { clock, customer } = await customerWithCard('ladder@example.com', start, '01/39');
     const subscription = await post('/v1/subscriptions', { customerId: customer.id, priceId: (await featured(['reports'])).id });
@@ -100,9 +103,16 @@ describe('active entitlements on test clocks', function () {
     await advance(clock.id, at(renewal, 15 * DAY));
     assert.equal((await read(`/v1/subscriptions/${subscription.id}`)).status, 'unpaid');
     assert.deepEqual(await entitled(customer.id), []);
+    const [, invoice] = await invoicesOf(subscription.id);
+    const back = await payAtProcessor(api, await payerCheckout(api, invoice.hostedInvoiceUrl), { number: CARD_NUMBER, expiry: '02/39', cvv: '100' }, { ...DETAILS, email: 'ladder@example.com' });
+    await get(back);
+    await api.workflows.settle();
+    assert.equal((await read(`/v1/subscriptions/${subscription.id}`)).status, 'active');
+    assert.deepEqual(await entitled(customer.id), ['reports']);
     assert.deepEqual(await summaries(customer.id), [
       [['reports'], start],
       [[], at(renewal, 14 * DAY)],
+      [['reports'], at(renewal, 15 * DAY)],
     ]);
   });
 
