@@ -33,6 +33,14 @@ const write = { permission: 'billing:write' } as const;
 const featureTable = { kind: 'entitlementFeature', table: 'entitlement_features', noun: 'feature' } as const;
 const productTable = { kind: 'product', table: 'products' } as const;
 const customerTable = { kind: 'customer', table: 'customers' } as const;
+const featureLinks = {
+  getEntitlementFeature: { operationId: 'getEntitlementFeature', parameters: { id: '$response.body#/id' } },
+  updateEntitlementFeature: { operationId: 'updateEntitlementFeature', parameters: { id: '$response.body#/id' } },
+};
+const productFeatureLinks = {
+  listProductFeatures: { operationId: 'listProductFeatures', parameters: { id: '$response.body#/productId' } },
+  detachProductFeature: { operationId: 'detachProductFeature', parameters: { id: '$response.body#/productId', featureId: '$response.body#/featureId' } },
+};
 
 export const entitlementRoutes = [
   defineRoute<FeatureInput, unknown>({
@@ -45,7 +53,7 @@ export const entitlementRoutes = [
     auth: write,
     idempotent: true,
     body: featureCreateSchema,
-    responses: { 201: { description: 'The new feature.', schema: featureSchema, links: { getEntitlementFeature: { operationId: 'getEntitlementFeature', parameters: { id: '$response.body#/id' } } } } },
+    responses: { 201: { description: 'The new feature.', schema: featureSchema, links: featureLinks } },
     errors: ['feature_exists'],
     async handler(input) {
       return { status: 201, body: featureView(await createFeature(input, input.caller, input.body)) };
@@ -108,8 +116,8 @@ export const entitlementRoutes = [
     params: { id: idPattern('product') },
     body: productFeatureCreateSchema,
     responses: {
-      201: { description: 'The feature attached.', schema: productFeatureSchema },
-      200: { description: 'The product had the feature already: that attachment.', schema: productFeatureSchema },
+      201: { description: 'The feature attached.', schema: productFeatureSchema, links: productFeatureLinks },
+      200: { description: 'The product had the feature already: that attachment.', schema: productFeatureSchema, links: productFeatureLinks },
     },
     errors: ['feature_invalid', 'mode_mismatch'],
     async handler(input) {
