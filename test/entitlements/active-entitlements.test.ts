@@ -196,4 +196,24 @@ describe('active entitlements on test clocks', function () {
     assert.deepEqual((await summaries(left.customer.id)).map(([keys]) => keys), [['api-calls'], []]);
     assert.deepEqual((await summaries(both.customer.id)).map(([keys]) => keys), [['api-calls'], ['api-calls', 'sso'], ['api-calls'], ['api-calls', 'sso']]);
   });
+
+  it('two subscriptions of one customer canceled at once: the summary ends empty, each change told once', async () => {
+    const start = '2027-01-05T04:30:00.000Z';
+    const [first, second] = [await featured(['api-calls']), await featured(['sso'])];
+    for (let round = 0; round < 4; round++) {
+      const { customer } = await customerWithCard(`both-${round}@example.com`, start, '01/39');
+      const subscriptions = [await post('/v1/subscriptions', { customerId: customer.id, priceId: first.id }), await post('/v1/subscriptions', { customerId: customer.id, priceId: second.id })];
+      await api.workflows.settle();
+      assert.deepEqual(await entitled(customer.id), ['api-calls', 'sso']);
+      await Promise.all(subscriptions.map((subscription) => post(`/v1/subscriptions/${subscription.id}/cancel`)));
+      assert.deepEqual(await entitled(customer.id), []);
+      // Whichever ended first, the other saw it: one key lost, then the other.
+      const told = (await summaries(customer.id)).map(([keys]) => keys);
+      assert.equal(told.length, 4, JSON.stringify(told));
+      assert.deepEqual(told.slice(0, 2), [['api-calls'], ['api-calls', 'sso']]);
+      assert.equal(told[2].length, 1);
+      assert.deepEqual(told[3], []);
+      assert.deepEqual((await api.knex('entitlement_summaries').where({ customer_id: customer.id }).first()).lookup_keys, []);
+    }
+  });
 });
