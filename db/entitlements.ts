@@ -122,12 +122,19 @@ export async function customersOfProduct(db: Db, productId: string): Promise<str
 }
 
 /**
- * Takes the customers' summaries for this transaction, in one order (so two transactions never
- * wait for each other the other way round): a summary is computed after its lock is held, so it
- * sees what a transaction that held it before committed.
+ * Locks the customers' summaries for this transaction (a new customer's made, empty), in one order
+ * so that two transactions never wait for each other the other way round: a summary is computed
+ * after its lock is held, so it sees what a transaction that held it before committed. Row locks,
+ * however many customers a product has (advisory locks would fill PostgreSQL's lock table).
  */
-export async function lockSummaries(trx: Knex.Transaction, customerIds: readonly string[]): Promise<void> {
-  await sql(trx, `select pg_advisory_xact_lock(hashtextextended('entitlement_summary:' || c, 0)) from (select unnest($1::text[]) as c order by 1) ids`, [customerIds]);
+export async function lockSummaries(trx: Knex.Transaction, customerIds: readonly string[], at: Date): Promise<void> {
+  await sql(
+    trx,
+    `insert into entitlement_summaries as s (customer_id, lookup_keys, updated_at)
+      select c, '{}', $2 from unnest($1::text[]) as c order by c
+      on conflict (customer_id) do update set lookup_keys = s.lookup_keys`,
+    [customerIds, at],
+  );
 }
 
 export interface ChangedSummary {
@@ -139,17 +146,15 @@ export interface ChangedSummary {
   at: Date;
 }
 
-// A customer never summarised had none: nothing is written for them until they have some.
+// A customer's summary is there (lockSummaries made it); its keys sorted, so equal sets compare equal.
 export const REFRESH_SUMMARIES_SQL = `with current as (
     select c.id as customer_id, c.account_id, c.mode, coalesce($2, t.frozen_time, $3) as at,
       coalesce((select array_agg(distinct e.lookup_key order by e.lookup_key) from (${entitlementsOf('c', 'f.lookup_key')}) e), '{}') as lookup_keys
     from customers c left join test_clocks t on t.id = c.test_clock_id
     where c.id = any($1::text[])
   ), changed as (
-    insert into entitlement_summaries as s (customer_id, lookup_keys, updated_at)
-    select k.customer_id, k.lookup_keys, k.at from current k
-    where k.lookup_keys <> coalesce((select e.lookup_keys from entitlement_summaries e where e.customer_id = k.customer_id), '{}')
-    on conflict (customer_id) do update set lookup_keys = excluded.lookup_keys, updated_at = excluded.updated_at
+    update entitlement_summaries s set lookup_keys = k.lookup_keys, updated_at = k.at
+    from current k where s.customer_id = k.customer_id and s.lookup_keys <> k.lookup_keys
     returning s.customer_id
   )
   select k.customer_id, k.account_id, k.mode, k.lookup_keys, k.at from current k join changed using (customer_id) order by k.customer_id`;

@@ -15,8 +15,9 @@ import type { TransactionContext } from '../context';
 /** `at`: the customers' time when the caller has it (a subscription's step); else each one's own. */
 export async function refreshEntitlementSummaries(ctx: TransactionContext, customerIds: readonly string[], at: Date | null): Promise<void> {
   if (customerIds.length === 0) return;
-  await lockSummaries(ctx.db, customerIds);
-  const changed = await refreshSummaries(ctx.db, customerIds, at, ctx.clock.now());
+  const wallNow = ctx.clock.now();
+  await lockSummaries(ctx.db, customerIds, at ?? wallNow);
+  const changed = await refreshSummaries(ctx.db, customerIds, at, wallNow);
   if (changed.length === 0) return;
   await recordEvents(
     ctx.db,
