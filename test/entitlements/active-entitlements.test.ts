@@ -116,6 +116,29 @@ describe('active entitlements on test clocks', function () {
     ]);
   });
 
+  it('lost when the ladder ends canceled (the account\'s choice), and when the customer\'s test clock is deleted', async () => {
+    ({ keys } = await api.merchant({ activate: true, changes: { dunningEnd: 'canceled' } }));
+    const start = '2027-01-12T04:30:00.000Z';
+    const price = await featured(['reports']);
+    const { clock, customer } = await customerWithCard('ladder-cancels@example.com', start, '01/39');
+    const subscription = await post('/v1/subscriptions', { customerId: customer.id, priceId: price.id });
+    await api.workflows.settle();
+    await payAndKeep(api, keys, { email: 'ladder-cancels@example.com', expiry: '07/39' });
+    const renewal = '2027-02-12T04:30:00.000Z';
+    await advance(clock.id, at(renewal, 15 * DAY));
+    assert.equal((await read(`/v1/subscriptions/${subscription.id}`)).status, 'canceled');
+    assert.deepEqual(await summaries(customer.id), [[['reports'], start], [[], at(renewal, 14 * DAY)]]);
+
+    const other = await customerWithCard('clock-deleted@example.com', start, '01/39');
+    await post('/v1/subscriptions', { customerId: other.customer.id, priceId: price.id });
+    await api.workflows.settle();
+    assert.deepEqual(await entitled(other.customer.id), ['reports']);
+    const deleted = await api.request(`/v1/test_helpers/test_clocks/${other.clock.id}`, { method: 'DELETE', key: keys.sk_test });
+    assert.equal(deleted.status, 200, deleted.text);
+    assert.deepEqual(await entitled(other.customer.id), []);
+    assert.deepEqual(await summaries(other.customer.id), [[['reports'], start], [[], start]]);
+  });
+
   it('a trial entitles; a trial ending without a card pauses it (lost); resumed with a card (back); ended at the period\'s end (lost)', async () => {
     const start = '2027-01-05T04:30:00.000Z';
     const clock = await post('/v1/test_helpers/test_clocks', { frozenTime: start });
