@@ -27,9 +27,9 @@ describe('active entitlements on test clocks', function () {
 
   const { post, read, advance, customerWithCard, monthly, invoicesOf } = billingFlow(() => ({ api, keys }));
 
-  /** A monthly price of Rs. 1,500.00 of a new product granting the features of `lookupKeys` (made when new). */
-  const featured = async (lookupKeys: string[]) => {
-    const price = await post('/v1/prices', { product: { name: `Plan with ${lookupKeys.join(', ')}` }, unitAmountCents: 150000, interval: 'month' });
+  /** A monthly price (Rs. 1,500.00 unless told) of a new product granting the features of `lookupKeys` (made when new). */
+  const featured = async (lookupKeys: string[], unitAmountCents = 150000) => {
+    const price = await post('/v1/prices', { product: { name: `Plan with ${lookupKeys.join(', ')}` }, unitAmountCents, interval: 'month' });
     for (const lookupKey of lookupKeys) await post(`/v1/products/${price.product.id}/features`, { featureId: await featureId(lookupKey) });
     return price;
   };
@@ -182,6 +182,25 @@ describe('active entitlements on test clocks', function () {
     await post(`/v1/subscriptions/${second.id}/cancel`);
     assert.deepEqual(await entitled(customer.id), ['api-calls']);
     assert.deepEqual((await summaries(customer.id)).map(([keys]) => keys), [['api-calls'], ['api-calls', 'sso'], ['api-calls']]);
+  });
+
+  it('a change waiting for its invoice (pending_if_incomplete) entitles nothing until that invoice is paid', async () => {
+    const start = '2027-01-05T04:30:00.000Z';
+    const { customer } = await customerWithCard('pending@example.com', start, '01/39');
+    const subscription = await post('/v1/subscriptions', { customerId: customer.id, priceId: (await monthly()).id });
+    await api.workflows.settle();
+    await payAndKeep(api, keys, { email: 'pending@example.com', expiry: '07/39' });
+    const waiting = await post(`/v1/subscriptions/${subscription.id}`, { priceId: (await featured(['exports'], 300000)).id, prorationBehavior: 'always_invoice', paymentBehavior: 'pending_if_incomplete' });
+    await api.workflows.settle();
+    assert.notEqual((await read(`/v1/subscriptions/${subscription.id}`)).pendingUpdate, null, 'declined: the change waits');
+    assert.deepEqual([await entitled(customer.id), await summaries(customer.id)], [[], []]);
+    const invoice = await read(`/v1/invoices/${waiting.latestInvoiceId}`);
+    const back = await payAtProcessor(api, await payerCheckout(api, invoice.hostedInvoiceUrl), { number: CARD_NUMBER, expiry: '02/39', cvv: '100' }, { ...DETAILS, email: 'pending@example.com' });
+    await get(back);
+    await api.workflows.settle();
+    assert.equal((await read(`/v1/subscriptions/${subscription.id}`)).pendingUpdate, null, 'paid: the change applied');
+    assert.deepEqual(await entitled(customer.id), ['exports']);
+    assert.deepEqual((await summaries(customer.id)).map(([keys]) => keys), [['exports']]);
   });
 
   it('a product\'s features attached and detached, and a feature archived and brought back, change its subscribers\' entitlements, not those of an ended subscription', async () => {
