@@ -131,7 +131,7 @@ export async function lockSummaries(trx: Knex.Transaction, customerIds: readonly
   await sql(
     trx,
     `insert into entitlement_summaries as s (customer_id, lookup_keys, updated_at)
-      select c, '{}', $2 from unnest($1::text[]) as c order by c
+      select distinct c, '{}'::text[], $2::timestamptz from unnest($1::text[]) as c order by c
       on conflict (customer_id) do update set lookup_keys = s.lookup_keys`,
     [customerIds, at],
   );

@@ -1,8 +1,8 @@
 // Attach a feature to a product: every customer with a trialing, active or past-due subscription
 // on the product's prices may use it from now on (their summaries refreshed in this transaction).
 // The feature is named in the body, so one that is not an active feature of this account and mode
-// answers 400 feature_invalid (the product, in the path, answers 404 or mode_mismatch). Attaching a feature
-// the product has already changes nothing and answers that attachment.
+// answers 400 feature_invalid (the product, in the path, answers 404 or mode_mismatch). Attaching
+// a feature the product has already changes nothing and answers that attachment.
 import { newId } from '../../crypto/ids';
 import { customersOfProduct, findFeatureIn, findProductFeature, insertProductFeature, type ProductFeatureRow } from '../../db/entitlements';
 import type { ProductRow } from '../../db/products';

@@ -1,6 +1,6 @@
 // Create a feature: something a merchant's app lets a customer use, named by a lookup key the app
-// asks about. A lookup key names one feature per account and mode (409 feature_exists), also when
-// two creates race: the table's unique index decides.
+// asks about. A lookup key names one active feature per account and mode (409 feature_exists),
+// also when two creates race: the table's unique index decides.
 import { newId } from '../../crypto/ids';
 import { insertFeature, type FeatureRow } from '../../db/entitlements';
 import { ApiError } from '../../domain/errors';

@@ -1,7 +1,7 @@
 // The one hook for a change of what customers may use: called, in the transaction of the change,
 // wherever a subscription's status or items change (services/subscriptions/*, the dunning ladder in
-// services/invoices/collect.ts: subscriptionChanged) and where a product's or a feature's
-// features change. It makes each customer's summary of active entitlements current and, only when
+// services/invoices/collect.ts: subscriptionChanged), where a product's features change, and where
+// a feature is archived or brought back. It makes each customer's summary of active entitlements current and, only when
 // that set of lookup keys really changed, records entitlements.active_entitlement_summary.updated.
 // A renewal that changes neither status nor items does not call it (it is on the renewal storm's
 // path), and a change that cannot alter the set (active to past_due) reads nothing.
