@@ -87,6 +87,9 @@ export async function deleteProductFeature(db: Db, id: string): Promise<void> {
   await db('product_features').where({ id }).delete();
 }
 
+/** The subscription `s` entitles its customer. */
+const ENTITLING = `s.status = any('{${ENTITLING_STATUSES.join(',')}}'::text[])`;
+
 /**
  * A select of `columns` over the active features of the products of the entitling subscriptions
  * of the customer row `c` (by the subscriptions' account, mode and customer index).
@@ -98,7 +101,7 @@ const entitlementsOf = (c: string, columns: string) => `select ${columns}
   join product_features pf on pf.product_id = p.product_id
   join entitlement_features f on f.id = pf.feature_id and f.active
   where s.account_id = ${c}.account_id and s.mode = ${c}.mode and s.customer_id = ${c}.id
-    and s.status = any('{${ENTITLING_STATUSES.join(',')}}'::text[])`;
+    and ${ENTITLING}`;
 
 export const ACTIVE_ENTITLEMENTS_SQL = `select e.feature_id, e.lookup_key
   from customers c cross join lateral (${entitlementsOf('c', 'distinct f.id as feature_id, f.lookup_key')}) e
@@ -112,7 +115,7 @@ export async function activeEntitlements(db: Db, customerId: string): Promise<Ac
 export const CUSTOMERS_OF_PRODUCT_SQL = `select distinct s.customer_id from prices p
   join subscription_items si on si.price_id = p.id
   join subscriptions s on s.id = si.subscription_id
-  where p.product_id = $1 and s.status = any('{${ENTITLING_STATUSES.join(',')}}'::text[])
+  where p.product_id = $1 and ${ENTITLING}
   order by s.customer_id`;
 
 /** The customers a product's features entitle: those with an entitling subscription on one of its prices. */
@@ -171,7 +174,7 @@ export const CUSTOMERS_OF_FEATURE_SQL = `select distinct s.customer_id from prod
   join prices p on p.product_id = pf.product_id
   join subscription_items si on si.price_id = p.id
   join subscriptions s on s.id = si.subscription_id
-  where pf.feature_id = $1 and s.status = any('{${ENTITLING_STATUSES.join(',')}}'::text[])
+  where pf.feature_id = $1 and ${ENTITLING}
   order by s.customer_id`;
 
 /** The customers a feature entitles through any product: those with an entitling subscription on a price of a product that has it. */
