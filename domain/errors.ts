@@ -72,6 +72,11 @@ export const REASONS = {
     when: 'No active meter of this mode has that id or event name.',
     fix: 'Use the id or event name of an active meter of this mode.',
   },
+  feature_invalid: {
+    code: 'VALIDATION_FAILED',
+    when: 'No active feature of this mode has that id.',
+    fix: 'Use the id of an active feature of this mode (`GET /v1/entitlements/features?active=true`); a test feature cannot be attached to a live product, nor the other way round, and an archived one must be brought back (`active: true`) first.',
+  },
   body_too_large: {
     code: 'VALIDATION_FAILED',
     status: 413,
@@ -315,7 +320,6 @@ export type Reason = keyof typeof REASONS;
 export const NOT_RAISED_IN_THIS_VERSION: readonly Reason[] = [
   'coupon_invalid',
   'tax_rate_invalid',
-  'feature_exists',
   'meter_exists',
   'promotion_invalid',
   'page_inactive',

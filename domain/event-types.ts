@@ -29,6 +29,7 @@ export const SENT_EVENT_TYPES = [
   'invoice.overdue',
   'invoice.upcoming',
   'credit_note.created',
+  'entitlements.active_entitlement_summary.updated',
 ] as const;
 
 /** Types the spec lists, which the `type` filter of GET /v1/events takes, that this version never sends yet. */
@@ -38,7 +39,6 @@ export const NOT_YET_SENT_EVENT_TYPES = [
   'subscription_schedule.completed',
   'subscription_schedule.released',
   'subscription_schedule.canceled',
-  'entitlements.active_entitlement_summary.updated',
 ] as const;
 
 export const PUBLIC_EVENT_TYPES = [...SENT_EVENT_TYPES, ...NOT_YET_SENT_EVENT_TYPES] as const;

@@ -31,6 +31,8 @@ export const ID_PREFIXES = {
   invoiceItem: 'ii',
   creditNote: 'cn',
   balanceTransaction: 'cbt',
+  entitlementFeature: 'feat',
+  productFeature: 'pf',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;
