@@ -190,7 +190,7 @@ ${cancel}`, state.reason);
     const returnUrl = (attempt: number) => `${deps.config.publicBaseUrl}${pagePath(locale, view.checkout.id)}/return?attempt=${attempt}`;
     let session: { redirectUrl: string };
     try {
-      session = await payCheckout(deps, { checkoutId: view.checkout.id, customer, cardConsent, locale, merchantName: view.merchant, returnUrl }, view.checkout.mode);
+      session = await payCheckout(deps, { checkoutId: view.checkout.id, customer, cardConsent, locale, merchantName: view.merchant, returnUrl }, view.checkout);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       return refused(ctx, locale, view, err);

@@ -81,9 +81,8 @@ function claimAttempt(deps: ProcessorServiceDeps, input: PayInput): Promise<Clai
 }
 
 /** The processor page to send the customer to, once the attempt is recorded. */
-export async function payCheckout(deps: ProcessorServiceDeps, input: PayInput, mode: 'test' | 'live'): Promise<{ redirectUrl: string }> {
-  const processor = deps.processors.forMode(mode);
-  if (processor === null) throw new ApiError('NOT_SUPPORTED', 'No card processor takes payments in this mode.');
+export async function payCheckout(deps: ProcessorServiceDeps, input: PayInput, checkout: Pick<CheckoutRow, 'account_id' | 'mode'>): Promise<{ redirectUrl: string }> {
+  const processor = await deps.processors.required(checkout.account_id, checkout.mode);
   const claimed = await claimAttempt(deps, input).catch(notingLimitRefusal(deps));
   const session = await processor.openSession({
     reference: processorReference(claimed.paymentId, claimed.attempt),
