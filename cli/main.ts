@@ -10,6 +10,7 @@ import { systemClock } from '../domain/clock';
 import type { OrchestrationPort } from '../orchestration';
 import { commands, UsageError } from './commands';
 import { emailCommands } from './emails';
+import { GATEWAY_SIMULATOR_USAGE, runGatewaySimulator } from './gateway-simulator';
 import { priceCommands } from './prices';
 import { processorCommands } from './processors';
 import { upgradeRequestCommands } from './upgrade-requests';
@@ -37,7 +38,7 @@ const USAGE = `usage: kasi <command> [--json]
   kasi emails <accountId> [--mode test|live]
   kasi processor set <accountId> --mode live|test --gateway-url <url> --merchant-id <id> --api-password <pw> [--notification-secret <s>]
   kasi processor show <accountId>
-`;
+${GATEWAY_SIMULATOR_USAGE}`;
 
 /**
  * The CLI starts no workflows: the services it calls ask for none (`kasi webhook ping` makes its
@@ -78,6 +79,8 @@ const OPTIONS = {
 const MIGRATE_OPTIONS = { ...COMMON_OPTIONS, status: { type: 'boolean', default: false } } as const;
 
 async function main(argv: string[]): Promise<number> {
+  // A server of its own, with no database: it runs until interrupted.
+  if (argv[0] === 'gateway-simulator') return runGatewaySimulator(argv.slice(1));
   // A lenient first pass finds the command (an option's value is never taken for it).
   const first = parseArgs({ args: argv, allowPositionals: true, strict: false, options: OPTIONS }).positionals[0];
   const { values, positionals } =

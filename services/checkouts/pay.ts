@@ -38,6 +38,8 @@ interface Claimed {
   paymentId: string;
   amountCents: number;
   attempt: number;
+  /** The customer agreed to keep the card (now or at an earlier press of Pay on this attempt). */
+  keepCard: boolean;
 }
 
 /** Records the attempt, or refuses it with the reason the page shows. */
@@ -76,7 +78,7 @@ function claimAttempt(deps: ProcessorServiceDeps, input: PayInput): Promise<Clai
     // Pay pressed again while the attempt is with the processor, with nothing new to keep: the
     // same processor session is opened again, which shows where the payment stands.
     if (Object.keys(patch).length > 0) await trx('payments').where({ id: payment.id }).update(patch);
-    return { checkout, paymentId: payment.id, amountCents, attempt };
+    return { checkout, paymentId: payment.id, amountCents, attempt, keepCard: (patch.card_save ?? payment.card_save) === 'requested' };
   });
 }
 
@@ -90,6 +92,7 @@ export async function payCheckout(deps: ProcessorServiceDeps, input: PayInput, c
     merchantName: input.merchantName,
     locale: input.locale,
     returnUrl: input.returnUrl(claimed.attempt),
+    keepCard: claimed.keepCard,
   });
   // The workflow asks the processor about the attempt from now on, whether or not the customer
   // comes back to the return page.

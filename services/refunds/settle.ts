@@ -98,5 +98,10 @@ export function submitRefunds(deps: ProcessorServiceDeps, refundIds: readonly st
 
 /** Asks the processor where the refunds stand, and records those decided. */
 export function settleRefunds(deps: ProcessorServiceDeps, refundIds: readonly string[]): Promise<RefundProgress[]> {
-  return settle(deps, refundIds, (processor, refunds) => processor.refundOutcome(refunds.map((refund) => refund.id)));
+  return settle(deps, refundIds, (processor, refunds) =>
+    processor.refundOutcome(
+      refunds.map((refund) => refund.id),
+      refunds.map((refund) => processorReference(refund.payment_id, refund.payment_attempt)),
+    ),
+  );
 }
