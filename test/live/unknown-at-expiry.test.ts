@@ -1,0 +1,51 @@
+// A live payment the gateway cannot tell about when its checkout's 30 minutes are up (the gateway
+// answers UNKNOWN, then 5xx): the checkout is not expired and its payment not canceled, since the
+// bank may yet approve it; closing is asked again with backoff until the gateway knows, and the
+// payment gets the gateway's outcome once.
+import assert from 'node:assert/strict';
+import { startGatewaySimulator, type GatewaySimulator } from '../../processor/gateway-simulator';
+import { ik, startApiWithMerchant, type TestApi } from '../support/api';
+import { payAtProcessor } from '../checkouts/hosted-flow';
+import type { MerchantKeys } from '../../db/merchants';
+import { setLiveGateway } from './live-flow';
+
+const MINUTE_MS = 60_000;
+
+describe('a live payment unknown at its checkout\'s expiry', function () {
+  this.timeout(120_000);
+  let api: TestApi;
+  let simulator: GatewaySimulator;
+  let keys: MerchantKeys;
+
+  before(async () => {
+    let accountId: string;
+    ({ api, keys, accountId } = await startApiWithMerchant());
+    simulator = await startGatewaySimulator({ port: 0, clock: { now: () => api.clock.now() } });
+    await setLiveGateway(api, accountId, simulator.url);
+  });
+  after(async () => {
+    await simulator?.close();
+    await api?.close();
+  });
+
+  it('stays open and processing while the gateway cannot answer, then completes with the gateway\'s approval', async () => {
+    const checkout = (await api.request('/v1/checkouts', { key: keys.sk_live, idempotencyKey: ik(), body: { amountCents: 350000, description: 'Tea Club, first box' } })).body;
+    await payAtProcessor(api, checkout.url, { number: '4111111111111111', expiry: '05/37', cvv: '100' }, { name: 'Nimal Perera', email: 'nimal@example.com' });
+    await api.workflows.settle();
+    // From here the gateway fails every request (a long outage), past the checkout's 30 minutes.
+    simulator.switches.fail5xx = 1_000_000;
+    await api.clock.advance(31 * MINUTE_MS);
+    await api.workflows.settle();
+    const during = (await api.request(`/v1/checkouts/${checkout.id}`, { key: keys.sk_live })).body;
+    assert.deepEqual([during.status, during.payment.status], ['open', 'processing']);
+    const events = async () => (await api.knex('events').where({ mode: 'live' }).whereIn('type', ['checkout.expired', 'payment.succeeded', 'payment.failed'])).map((e) => e.type);
+    assert.deepEqual(await events(), []);
+    // The gateway is back: the next question (within the backoff's doubling) finds the approval.
+    simulator.switches.fail5xx = 0;
+    await api.clock.advance(10 * MINUTE_MS);
+    await api.workflows.settle();
+    const after = (await api.request(`/v1/checkouts/${checkout.id}`, { key: keys.sk_live })).body;
+    assert.deepEqual([after.status, after.payment.status], ['completed', 'succeeded']);
+    assert.deepEqual(await events(), ['payment.succeeded']);
+  });
+});
