@@ -15,12 +15,15 @@ import { launchChromium } from '../support/chromium';
 
 export const NOTIFICATION_SECRET = 'lanka-tea-notification-secret';
 
-export interface Live {
+export interface LiveApi {
   api: TestApi;
   simulator: GatewaySimulator;
-  browser: Browser;
   accountId: string;
   keys: MerchantKeys;
+}
+
+export interface Live extends LiveApi {
+  browser: Browser;
 }
 
 /** Sets the account's live mode to the simulator, as `kasi processor set` does. */
@@ -30,14 +33,22 @@ export async function setLiveGateway(api: TestApi, accountId: string, gatewayUrl
   await inTransaction(serviceDeps(api), (ctx) => setCardProcessor(ctx, { account, mode: 'live' }, profile));
 }
 
-/** The browser, the service, the simulator on the service's clock, and the live merchant (call in `before`). */
-export async function startLive(context: Mocha.Context): Promise<Live> {
-  const browser = await launchChromium(context);
+/**
+ * The service, the simulator on the service's clock (sending notifications with the secret when
+ * `notifying`), and the live merchant.
+ */
+export async function startLiveApi(options: { notifying: boolean }): Promise<LiveApi> {
   const api = await startApi();
-  const simulator = await startGatewaySimulator({ port: 0, notificationSecret: NOTIFICATION_SECRET, clock: { now: () => api.clock.now() } });
+  const simulator = await startGatewaySimulator({ port: 0, notificationSecret: options.notifying ? NOTIFICATION_SECRET : null, clock: { now: () => api.clock.now() } });
   const { accountId, keys } = await api.merchant({ name: 'Lanka Tea House', activate: true, changes: { savedCards: true } });
   await setLiveGateway(api, accountId, simulator.url);
-  return { api, simulator, browser, accountId, keys };
+  return { api, simulator, accountId, keys };
+}
+
+/** startLiveApi with the browser (call in `before`: skipped where there is no chromium). */
+export async function startLive(context: Mocha.Context): Promise<Live> {
+  const browser = await launchChromium(context);
+  return { browser, ...(await startLiveApi({ notifying: true })) };
 }
 
 export async function stopLive(live: Partial<Live>): Promise<void> {

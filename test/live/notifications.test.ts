@@ -2,11 +2,11 @@
 // checked (a wrong or missing one refused, 401), and an accepted one only a hint that makes the
 // payment's settle step read the order again: what is recorded is still what the gateway says.
 import assert from 'node:assert/strict';
-import { startGatewaySimulator, type GatewaySimulator } from '../../processor/gateway-simulator';
-import { ik, startApiWithMerchant, type TestApi } from '../support/api';
+import type { GatewaySimulator } from '../../processor/gateway-simulator';
+import { ik, type TestApi } from '../support/api';
 import { payAtProcessor } from '../checkouts/hosted-flow';
 import type { MerchantKeys } from '../../db/merchants';
-import { NOTIFICATION_SECRET, setLiveGateway } from './live-flow';
+import { NOTIFICATION_SECRET, startLiveApi, stopLive } from './live-flow';
 
 describe('gateway notifications', function () {
   this.timeout(120_000);
@@ -16,15 +16,10 @@ describe('gateway notifications', function () {
   let accountId: string;
 
   before(async () => {
-    ({ api, keys, accountId } = await startApiWithMerchant());
-    // Notifications from the simulator itself are not sent: the test posts its own.
-    simulator = await startGatewaySimulator({ port: 0, clock: { now: () => api.clock.now() } });
-    await setLiveGateway(api, accountId, simulator.url);
+    // Notifications from the simulator itself carry no secret: the test posts its own.
+    ({ api, simulator, keys, accountId } = await startLiveApi({ notifying: false }));
   });
-  after(async () => {
-    await simulator?.close();
-    await api?.close();
-  });
+  after(() => stopLive({ api, simulator }));
 
   const notify = (path: string, orderId: string, secret?: string) =>
     fetch(`${api.url}${path}`, {

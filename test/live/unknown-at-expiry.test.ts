@@ -3,11 +3,11 @@
 // bank may yet approve it; closing is asked again with backoff until the gateway knows, and the
 // payment gets the gateway's outcome once.
 import assert from 'node:assert/strict';
-import { startGatewaySimulator, type GatewaySimulator } from '../../processor/gateway-simulator';
-import { ik, startApiWithMerchant, type TestApi } from '../support/api';
+import type { GatewaySimulator } from '../../processor/gateway-simulator';
+import { ik, type TestApi } from '../support/api';
 import { payAtProcessor } from '../checkouts/hosted-flow';
 import type { MerchantKeys } from '../../db/merchants';
-import { setLiveGateway } from './live-flow';
+import { startLiveApi, stopLive } from './live-flow';
 
 const MINUTE_MS = 60_000;
 
@@ -18,15 +18,10 @@ describe('a live payment unknown at its checkout\'s expiry', function () {
   let keys: MerchantKeys;
 
   before(async () => {
-    let accountId: string;
-    ({ api, keys, accountId } = await startApiWithMerchant());
-    simulator = await startGatewaySimulator({ port: 0, clock: { now: () => api.clock.now() } });
-    await setLiveGateway(api, accountId, simulator.url);
+    // No notification is accepted: only the service's own questions find the outcome.
+    ({ api, simulator, keys } = await startLiveApi({ notifying: false }));
   });
-  after(async () => {
-    await simulator?.close();
-    await api?.close();
-  });
+  after(() => stopLive({ api, simulator }));
 
   it('stays open and processing while the gateway cannot answer, then completes with the gateway\'s approval', async () => {
     const checkout = (await api.request('/v1/checkouts', { key: keys.sk_live, idempotencyKey: ik(), body: { amountCents: 350000, description: 'Tea Club, first box' } })).body;
