@@ -43,4 +43,30 @@ describe('a live payment unknown at its checkout\'s expiry', function () {
     assert.deepEqual([after.status, after.payment.status], ['completed', 'succeeded']);
     assert.deepEqual(await events(), ['payment.succeeded']);
   });
+
+  it('across a restart: the next boot resumes the open checkout\'s questions, and the payment resolves from the gateway once', async () => {
+    const checkout = (await api.request('/v1/checkouts', { key: keys.sk_live, idempotencyKey: ik(), body: { amountCents: 250000, description: 'Tea Club, gift box' } })).body;
+    await payAtProcessor(api, checkout.url, { number: '4111111111111111', expiry: '05/37', cvv: '100' }, { name: 'Nimal Perera', email: 'nimal@example.com' });
+    await api.workflows.settle();
+    simulator.switches.fail5xx = 1_000_000;
+    await api.clock.advance(31 * MINUTE_MS);
+    await api.workflows.settle();
+    // The gateway answers again; another process boots on the same database, as after a SIGKILL
+    // (this one's workflow sleeps on, as a dead one's would), and asks at once.
+    simulator.switches.fail5xx = 0;
+    const restarted = await api.sibling();
+    try {
+      await restarted.workflows.settle();
+      const after = (await restarted.request(`/v1/checkouts/${checkout.id}`, { key: keys.sk_live })).body;
+      assert.deepEqual([after.status, after.payment.status], ['completed', 'succeeded']);
+      await restarted.workflows.replay(`checkout/${checkout.id}`);
+      // The first process's workflow wakes too: the payment is decided, nothing is recorded again.
+      await api.clock.advance(2 * 60 * MINUTE_MS);
+      await api.workflows.settle();
+      const events = (await api.knex('events').where({ mode: 'live' }).whereIn('type', ['checkout.expired', 'payment.succeeded', 'payment.failed'])).filter((e) => e.data.id === checkout.payment.id || e.data.id === checkout.id);
+      assert.deepEqual(events.map((e) => e.type), ['payment.succeeded']);
+    } finally {
+      await restarted.close();
+    }
+  });
 });
