@@ -19,6 +19,12 @@ export interface SessionRequest {
    * `saveCard` and later merchant-initiated charges are allowed. The sandbox keeps any card.
    */
   keepCard?: boolean;
+  /**
+   * When the payment's checkout expires: a processor that can (the gateway, by the session's
+   * interaction timeout) stops taking the card then, so nothing is paid after the service has
+   * canceled the session. The sandbox's sessions are closed by `cancel` itself.
+   */
+  expiresAt?: Date;
 }
 
 export interface ReportedCard {

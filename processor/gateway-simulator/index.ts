@@ -13,7 +13,7 @@ import { cardScheme, luhnValid, SCHEME_NAMES } from '../../domain/card';
 import { systemClock, type Clock } from '../../domain/clock';
 import { LOCALES, type Locale } from '../../domain/locale';
 import { centsFromDecimal } from '../../domain/money';
-import { STYLESHEETS_PATH, stylesheetNamed } from '../../web/html';
+import { escapeHtml, STYLESHEETS_PATH, stylesheetNamed } from '../../web/html';
 import { TEST_CARDS } from '../sandbox/cards';
 import { cardPage, page, threeDsPage } from '../sandbox/pages';
 import { cscResult, expiryOutcome, paymentCode, type GatewayCode } from './cards';
@@ -67,7 +67,7 @@ export interface RecordedRequest {
 export interface GatewaySimulator {
   url: string;
   switches: SimulatorSwitches;
-  /** Every API request received, in order (the hosted pages' are not listed). */
+  /** The API requests received, in order (the latest 5,000 to 10,000; the hosted pages' are not listed). */
   requests: RecordedRequest[];
   state: SimState;
   close(): Promise<void>;
@@ -76,6 +76,8 @@ export interface GatewaySimulator {
 const API_PATH = /^\/api\/rest\/version\/(\d+)\/merchant\/([^/]+)(\/.*)$/;
 const BODY_LIMIT = 64 * 1024;
 const NOTIFICATION_TIMEOUT_MS = 5_000;
+/** The request log keeps the latest requests only: a simulator left running must not grow without end. */
+const REQUEST_LOG_LIMIT = 10_000;
 
 class GatewayError extends Error {
   constructor(
@@ -218,6 +220,7 @@ export async function startGatewaySimulator(options: GatewaySimulatorOptions): P
       agreement: agreement ? { id: requireString(agreement.id, 'agreement.id', 100), type: String(agreement.type ?? 'UNSCHEDULED') } : null,
       notificationUrl: typeof order.notificationUrl === 'string' ? order.notificationUrl : null,
       successIndicator: randomDigits(16),
+      expiresAt: typeof interaction.timeout === 'number' && interaction.timeout > 0 ? new Date(clock.now().getTime() + interaction.timeout * 1000) : null,
       card: null,
     };
     state.sessions.set(session.id, session);
@@ -230,7 +233,8 @@ export async function startGatewaySimulator(options: GatewaySimulatorOptions): P
     const token = state.tokens.get(requireString(sourceOfFunds.token, 'sourceOfFunds.token', 40));
     if (token === undefined || token.deleted) throw invalid('The token is not in the token repository.', 'sourceOfFunds.token');
     const agreementId = requireString(((body.agreement ?? {}) as Json).id, 'agreement.id', 100);
-    const agreed = [...state.orders.values()].some((o) => o.agreement?.id === agreementId && o.transactions.some((t) => t.type === 'PAYMENT' && succeeded(t)));
+    const agreedOn = state.agreements.get(agreementId);
+    const agreed = agreedOn !== undefined && readOrder(agreedOn)!.transactions.some((t) => t.type === 'PAYMENT' && succeeded(t));
     if (!agreed) throw invalid('No stored-credential agreement with this id was set up by an approved payment.', 'agreement.id');
     const amount = amountCents(((body.order ?? {}) as Json).amount, 'order.amount');
     if (state.orders.has(orderId)) throw invalid('The order already has a payment.', 'order.id');
@@ -239,7 +243,6 @@ export async function startGatewaySimulator(options: GatewaySimulatorOptions): P
       id: orderId,
       merchantId,
       amountCents: amount,
-      merchantName: '',
       card: token.card,
       token: token.token,
       agreement: { id: agreementId, type: String(((body.agreement ?? {}) as Json).type ?? 'UNSCHEDULED') },
@@ -362,7 +365,8 @@ export async function startGatewaySimulator(options: GatewaySimulatorOptions): P
     const merchantId = decodeURIComponent(match[2]!);
     const rest = match[3]!;
     const raw = await readBody(req);
-    requests.push({ method: req.method ?? 'GET', path: `${match[3]}`, body: raw });
+    if (requests.length >= REQUEST_LOG_LIMIT) requests.splice(0, REQUEST_LOG_LIMIT / 2);
+    requests.push({ method: req.method ?? 'GET', path: rest, body: raw });
     const [user, ...password] = Buffer.from((req.headers.authorization ?? '').replace(/^Basic\s+/i, ''), 'base64').toString('utf8').split(':');
     if (user !== `merchant.${merchantId}` || password.join(':') !== apiPassword) {
       return answerJson(res, 401, { result: 'ERROR', error: { cause: 'REQUEST_REJECTED', explanation: 'Invalid credentials.' } });
@@ -415,6 +419,9 @@ export async function startGatewaySimulator(options: GatewaySimulatorOptions): P
     const paid = state.orders.get(session.orderId);
     // An order already decided (paid on another session, or this one): back to the merchant.
     if (paid !== undefined && (paid.authenticationFailed || paid.transactions.some((t) => t.type === 'PAYMENT'))) return redirect(res, returnTo(session));
+    if (session.expiresAt !== null && clock.now().getTime() >= session.expiresAt.getTime()) {
+      return html(res, 410, page(locale, 'Session expired', `<h1>This payment session has expired</h1><p><a href="${escapeHtml(session.returnUrl)}">Return to the shop</a></p>`));
+    }
     const base = `/checkout/pay/${encodeURIComponent(session.id)}`;
     const common = { locale, merchantName: session.merchantName, amountCents: session.amountCents, texts: SIMULATOR_TEXTS };
     if (req.method === 'GET' && step === '') {
@@ -448,7 +455,6 @@ export async function startGatewaySimulator(options: GatewaySimulatorOptions): P
         id: session.orderId,
         merchantId: session.merchantId,
         amountCents: session.amountCents,
-        merchantName: session.merchantName,
         card: { scheme: card.scheme, masked: card.masked, month: card.month, year: card.year },
         token: null,
         agreement: session.agreement,
@@ -462,6 +468,7 @@ export async function startGatewaySimulator(options: GatewaySimulatorOptions): P
         order.transactions.push(newPayment(`1`, session.amountCents, 'INTERNET', code, card.csc, ''));
       }
       state.orders.set(order.id, order);
+      if (passed && session.agreement !== null) state.agreements.set(session.agreement.id, order.id);
       const made = order.transactions[0];
       if (made !== undefined) notify(order, made);
       return redirect(res, returnTo(session));

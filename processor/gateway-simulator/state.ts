@@ -32,7 +32,6 @@ export interface SimOrder {
   id: string;
   merchantId: string;
   amountCents: number;
-  merchantName: string;
   card: SimCard;
   token: string | null;
   agreement: { id: string; type: string } | null;
@@ -53,6 +52,8 @@ export interface SimSession {
   agreement: { id: string; type: string } | null;
   notificationUrl: string | null;
   successIndicator: string;
+  /** After it (`interaction.timeout`), the page takes no card and no 3-D Secure answer. */
+  expiresAt: Date | null;
   card: (SimCard & { csc: CscResult }) | null;
 }
 
@@ -68,10 +69,12 @@ export interface SimState {
   tokens: Map<string, SimToken>;
   /** The token made for an order's card: tokenizing it again answers the same one. */
   tokenOfOrder: Map<string, string>;
+  /** Stored-credential agreements by id: the order whose payment set each up. */
+  agreements: Map<string, string>;
 }
 
 export function emptyState(): SimState {
-  return { sessions: new Map(), orders: new Map(), tokens: new Map(), tokenOfOrder: new Map() };
+  return { sessions: new Map(), orders: new Map(), tokens: new Map(), tokenOfOrder: new Map(), agreements: new Map() };
 }
 
 export function randomDigits(n: number): string {

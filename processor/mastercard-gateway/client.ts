@@ -1,8 +1,9 @@
 // The gateway's REST API (version 100) as the adapter calls it: Basic authentication as
 // `merchant.<merchantId>` with the API password, JSON both ways, a timeout on every request. An
-// answer is sorted into three: done (2xx), refused (a 4xx the gateway means: the request is wrong
-// and repeating it changes nothing) and unavailable (no answer, a 5xx, SERVER_BUSY, our own
-// timeout: the outcome is not known and the request may be repeated as it was).
+// answer is sorted into three: done (2xx), refused (INVALID_REQUEST: the request is wrong, or names
+// an order or token the gateway does not have, and repeating it changes nothing) and unavailable
+// (no answer, a 5xx, SERVER_BUSY, credentials refused, our own timeout: what happened is not known
+// and the request may be repeated as it was).
 export const API_VERSION = 100;
 
 export type GatewayAnswer =
@@ -43,7 +44,9 @@ export function gatewayClient(config: GatewayClientConfig): GatewayRequest {
       return { kind: 'unavailable', reason: `HTTP ${response.status} with a body that is not JSON` };
     }
     const error = (parsed.error ?? {}) as { cause?: string; explanation?: string };
-    if (response.status >= 500 || error.cause === 'SERVER_BUSY' || error.cause === 'SERVER_FAILED') {
+    // Credentials refused (REQUEST_REJECTED) count as no answer too: nothing was done, and the
+    // step must wait for the operator to fix the settings, not record a decline.
+    if (response.status >= 500 || response.status === 401 || response.status === 403 || ['SERVER_BUSY', 'SERVER_FAILED', 'REQUEST_REJECTED'].includes(error.cause ?? '')) {
       return { kind: 'unavailable', reason: `HTTP ${response.status} ${error.cause ?? ''} ${error.explanation ?? ''}`.trim() };
     }
     if (response.status >= 400 || parsed.result === 'ERROR') {

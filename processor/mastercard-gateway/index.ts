@@ -13,16 +13,19 @@ import { CURRENCY, decimalAmount } from '../../domain/money';
 import type { CardProcessor, ProcessorOutcome, RefundOutcome, SavedCardCharge } from '../port';
 import { nextBankWorkingDay } from './bank-days';
 import { gatewayClient, type GatewayAnswer } from './client';
-import { orderOutcome, paymentOf, paymentOutcome, reportedCard, type GatewayOrder, type GatewayTransaction } from './outcomes';
+import { keptToken, orderOutcome, paymentOf, paymentOutcome, reportedCard, splitToken, type GatewayOrder, type GatewayTransaction } from './outcomes';
 
 export { API_VERSION } from './client';
 
 /** The header the gateway sends the merchant's notification secret in. */
 export const NOTIFICATION_SECRET_HEADER = 'x-notification-secret';
 
-/** Where the gateway's hosted payment page for a checkout session is (what checkout.js opens). */
+/**
+ * The gateway's hosted payment page for a checkout session: the page checkout.js's
+ * showPaymentPage() opens, reached by a plain redirect (Kasi's pages run no third-party script).
+ */
 export function hostedPaymentPageUrl(gatewayUrl: string, sessionId: string): string {
-  return `${gatewayUrl.replace(/\/+$/, '')}/checkout/pay/${encodeURIComponent(sessionId)}`;
+  return `${gatewayUrl.replace(/\/+$/, '')}/checkout/pay/${encodeURIComponent(sessionId)}?checkoutVersion=1.0.0`;
 }
 
 export interface MastercardGatewayConfig {
@@ -49,23 +52,12 @@ export type MastercardGatewayProcessor = CardProcessor & {
 };
 
 const DEFAULT_TIMEOUT_MS = 15_000;
+/** The least time on the hosted page the adapter asks for (a checkout about to expire still gets a minute). */
+const MIN_TIMEOUT_S = 60;
 /** An agreement set up at the first payment, for charges at no fixed schedule (renewals, invoices). */
 const AGREEMENT_TYPE = 'UNSCHEDULED';
 
 const UNAVAILABLE_MESSAGE = 'The bank\'s card gateway did not answer; try again shortly.';
-
-/**
- * The token Kasi keeps for a saved card: the gateway's token and the stored-credential
- * agreement it is charged under (the first payment's reference), so a charge names both.
- */
-function keptToken(gatewayToken: string, agreementId: string): string {
-  return `${gatewayToken}:${agreementId}`;
-}
-
-function splitToken(token: string): { gatewayToken: string; agreementId: string | null } {
-  const at = token.indexOf(':');
-  return at < 0 ? { gatewayToken: token, agreementId: null } : { gatewayToken: token.slice(0, at), agreementId: token.slice(at + 1) };
-}
 
 /**
  * Work on one order, one at a time: the gateway refuses a transaction on an order while another
@@ -173,7 +165,14 @@ export function createMastercardGatewayProcessor(config: MastercardGatewayConfig
     async openSession(session) {
       const answer = await request('POST', '/session', {
         apiOperation: 'INITIATE_CHECKOUT',
-        interaction: { operation: 'PURCHASE', returnUrl: session.returnUrl, locale: session.locale, merchant: { name: session.merchantName } },
+        interaction: {
+          operation: 'PURCHASE',
+          returnUrl: session.returnUrl,
+          locale: session.locale,
+          merchant: { name: session.merchantName },
+          // The payer's time on the gateway's page ends when the checkout does.
+          ...(session.expiresAt ? { timeout: Math.max(MIN_TIMEOUT_S, Math.ceil((session.expiresAt.getTime() - clock.now().getTime()) / 1000)) } : {}),
+        },
         order: {
           id: session.reference,
           amount: decimalAmount(session.amountCents),
@@ -195,8 +194,9 @@ export function createMastercardGatewayProcessor(config: MastercardGatewayConfig
       return order === null || order === 'unknown' ? { status: 'pending' } : orderOutcome(order);
     },
     async cancel(reference) {
-      // The gateway has no call to close a checkout session: an order with no payment yet is
-      // reported canceled (the checkout expired), one with a payment as it stands.
+      // The gateway has no call to close a checkout session: its page stops taking the card at
+      // the session's timeout (the checkout's `expiresAt`). An order with no payment yet is
+      // reported canceled, one with a payment as it stands.
       const order = await retrieveOrder(reference);
       if (order === null) return { status: 'pending' };
       if (order === 'unknown') return { status: 'canceled' };

@@ -93,9 +93,24 @@ export function paymentOf(order: GatewayOrder): GatewayTransaction | undefined {
   return (order.transaction ?? []).filter((t) => PAYMENT_TYPES.has(t.transaction?.type ?? '')).at(-1);
 }
 
+/**
+ * The token Kasi keeps for a saved card: the gateway's token and the stored-credential
+ * agreement it is charged under (the first payment's reference), so a charge names both.
+ */
+export function keptToken(gatewayToken: string, agreementId: string): string {
+  return `${gatewayToken}:${agreementId}`;
+}
+
+export function splitToken(token: string): { gatewayToken: string; agreementId: string | null } {
+  const at = token.indexOf(':');
+  return at < 0 ? { gatewayToken: token, agreementId: null } : { gatewayToken: token.slice(0, at), agreementId: token.slice(at + 1) };
+}
+
 /** The outcome RETRIEVE_ORDER tells: never the browser's word. */
 export function orderOutcome(order: GatewayOrder): ProcessorOutcome {
-  const card = reportedCard(order.sourceOfFunds?.provided?.card, order.sourceOfFunds?.token ?? order.id ?? '');
+  const { token } = order.sourceOfFunds ?? {};
+  const agreementId = order.agreement?.id;
+  const card = reportedCard(order.sourceOfFunds?.provided?.card, token && agreementId ? keptToken(token, agreementId) : (order.id ?? ''));
   if (order.status === 'CANCELLED') return { status: 'canceled' };
   if (order.status === 'AUTHENTICATION_UNSUCCESSFUL') {
     const decline = DECLINES.AUTHENTICATION_FAILED!;
