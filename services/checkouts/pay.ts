@@ -93,6 +93,7 @@ export async function payCheckout(deps: ProcessorServiceDeps, input: PayInput, c
     locale: input.locale,
     returnUrl: input.returnUrl(claimed.attempt),
     keepCard: claimed.keepCard,
+    expiresAt: claimed.checkout.expires_at,
   });
   // The workflow asks the processor about the attempt from now on, whether or not the customer
   // comes back to the return page.
