@@ -8,7 +8,7 @@ import type { GatewaySimulator } from '../../processor/gateway-simulator';
 import { ik, type TestApi } from '../support/api';
 import { say } from '../../api/pages/messages';
 import { escapeHtml } from '../../web/html';
-import { enterCard, payAtProcessor, postPay } from '../checkouts/hosted-flow';
+import { enterCard, get, payAtProcessor, postPay } from '../checkouts/hosted-flow';
 import type { MerchantKeys } from '../../db/merchants';
 import { startLiveApi, stopLive } from './live-flow';
 
@@ -34,8 +34,10 @@ describe('live payments while the gateway does not answer', function () {
     assert.ok(outage.text.includes(escapeHtml(say('en', 'processing'))), outage.text);
     const again = await postPay(checkout.url, {});
     assert.equal(again.status, 303, again.text);
-    await enterCard(api, again.location!, { number: '4111111111111111', expiry: '01/39', cvv: '100' });
+    // Pay told the checkout's workflow, which asks the gateway at once: let it hear "pending" first.
     await api.workflows.settle();
+    // Back from the gateway's page, as the browser is: the return page has the outcome applied.
+    await get(await enterCard(api, again.location!, { number: '4111111111111111', expiry: '01/39', cvv: '100' }));
     assert.equal((await api.request(`/v1/payments/${checkout.payment.id}`, { key: keys.sk_live })).body.status, 'succeeded');
     assert.equal((await api.knex('payments').where({ id: checkout.payment.id }).first()).attempts, 1, 'the same attempt');
   });
