@@ -76,4 +76,27 @@ describe('gateway notifications', function () {
     assert.equal((await notify(path, `${paymentId}.1`, NOTIFICATION_SECRET)).status, 200);
     assert.equal((await notify(path, 'pay_000000000000000000000000.1', NOTIFICATION_SECRET)).status, 200);
   });
+
+  it('a saved-card charge the gateway answered UNKNOWN is asked about at once on a notification', async () => {
+    const checkout = (await api.request('/v1/checkouts', { key: keys.sk_live, idempotencyKey: ik(), body: { amountCents: 350000, description: 'Tea Club, first box', saveCard: true } })).body;
+    await payAtProcessor(api, checkout.url, { number: '4111111111111111', expiry: '01/39', cvv: '100' }, { name: 'Sita Silva', email: 'sita@example.com', saveCard: 'yes' });
+    await api.clock.advance(60_000);
+    await api.workflows.settle();
+    const [card] = (await api.request('/v1/cards?customerEmail=sita%40example.com', { key: keys.sk_live })).body.data;
+    simulator.switches.unknownFirst = true;
+    const charged = (await api.request(`/v1/cards/${card.id}/charge`, { key: keys.sk_live, idempotencyKey: ik(), body: { amountCents: 200000, description: 'Tea Club, second box' } })).body;
+    simulator.switches.unknownFirst = false;
+    assert.equal(charged.status, 'processing');
+    // The charge's workflow asks 5 s on (still unknown), then 10 s after that; the gateway knows at 10 s.
+    await api.clock.advance(10_000);
+    await api.workflows.settle();
+    assert.equal(await status(charged.id), 'processing');
+    assert.equal((await notify(`/processor-notifications/${accountId}/live`, `${charged.id}.1`, NOTIFICATION_SECRET)).status, 200);
+    assert.equal(await status(charged.id), 'succeeded');
+    const events = (await api.knex('events').where({ type: 'payment.succeeded' })).filter((e) => e.data.id === charged.id);
+    await api.clock.advance(10_000);
+    await api.workflows.settle();
+    assert.equal((await api.knex('events').where({ type: 'payment.succeeded' })).filter((e) => e.data.id === charged.id).length, events.length, 'recorded once');
+    assert.equal(events.length, 1);
+  });
 });
