@@ -120,7 +120,7 @@ export function createApp(deps: AppDeps): App {
     checkoutPagesRouter({ db: deps.db, clock, config, log, workflows: deps.orchestration, processors, limiter }).routes(),
     paymentLinkPagesRouter({ db: deps.db, clock, config, log, workflows: deps.orchestration, limiter }).routes(),
     invoicePagesRouter({ db: deps.db, clock, config, log, workflows: deps.orchestration, limiter }).routes(),
-    processorNotificationsRouter({ db: deps.db, clock, config, log, workflows: deps.orchestration, processors }).routes(),
+    processorNotificationsRouter({ db: deps.db, clock, config, log, workflows: deps.orchestration, processors, limiter }).routes(),
     // The sandbox processor's own pages (a live processor's pages live on its own site).
     sandboxRouter({ db: deps.db, clock }).routes(),
   ] as Middleware[]);

@@ -3,19 +3,27 @@
 // key: the notification secret the operator set (`kasi processor set --notification-secret`) is
 // the credential. Accepted notifications are hints only (services/processors/notify.ts).
 import Router from '@koa/router';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { MODES, type Mode } from '../domain/api-keys';
 import { NOTIFICATIONS_PATH } from '../domain/card-processor';
 import type { ProcessorServiceDeps } from '../services/context';
 import { acceptGatewayNotification } from '../services/processors/notify';
 import { readLimited } from '../web/body';
+import { pageLimiter } from './pages/hosted-page';
 
 /** A notification is one order's summary: a few kilobytes. */
 const NOTIFICATION_LIMIT_BYTES = 64 * 1024;
 const ACCOUNT_ID = /^acct_[0-9a-z]{24}$/;
 
-export function processorNotificationsRouter(deps: ProcessorServiceDeps): Router {
+export function processorNotificationsRouter(deps: ProcessorServiceDeps & { limiter: RateLimiterAbstract }): Router {
   const router = new Router({ strict: true, sensitive: true });
-  router.post(`${NOTIFICATIONS_PATH}/:accountId/:mode`, async (ctx) => {
+  // The API's budget per client address, as each page has: guessing secrets costs as much as any call.
+  const limited = pageLimiter(deps.limiter, (ctx) => {
+    ctx.status = 429;
+    ctx.type = 'json';
+    ctx.body = { error: 'too many requests' };
+  });
+  const accept = limited('POST /processor-notifications', async (ctx) => {
     const { accountId, mode } = ctx.params as { accountId: string; mode: string };
     ctx.type = 'json';
     if (!ACCOUNT_ID.test(accountId) || !MODES.includes(mode as Mode)) {
@@ -29,5 +37,6 @@ export function processorNotificationsRouter(deps: ProcessorServiceDeps): Router
     ctx.status = result === 'refused' ? 401 : 200;
     ctx.body = result === 'refused' ? { error: 'notification secret refused' } : { received: true };
   });
+  router.post(`${NOTIFICATIONS_PATH}/:accountId/:mode`, (ctx) => accept(ctx, 'en'));
   return router;
 }
