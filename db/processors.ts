@@ -50,6 +50,12 @@ export async function findCardProcessor(db: Knex | Knex.Transaction, accountId: 
   return (await db('card_processors').where({ account_id: accountId, mode }).first()) as CardProcessorRow | undefined;
 }
 
+/** The processors set for these accounts and modes (those set), in one statement. */
+export async function cardProcessorsOf(db: Knex | Knex.Transaction, pairs: readonly { accountId: string; mode: Mode }[]): Promise<CardProcessorRow[]> {
+  if (pairs.length === 0) return [];
+  return (await db('card_processors').whereIn(['account_id', 'mode'], pairs.map((p) => [p.accountId, p.mode]))) as CardProcessorRow[];
+}
+
 /** Test mode's first, then live's. */
 export async function cardProcessorsOfAccount(db: Knex | Knex.Transaction, accountId: string): Promise<CardProcessorRow[]> {
   return (await db('card_processors').where({ account_id: accountId }).orderBy('mode', 'desc')) as CardProcessorRow[];
