@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { findCheckout } from '../../db/checkouts';
 import type { MerchantKeys } from '../../db/merchants';
 import type { ApiError } from '../../domain/errors';
+import { startGatewaySimulator } from '../../processor/gateway-simulator';
 import { payCheckout } from '../../services/checkouts/pay';
 import { ik, startApiWithMerchant, type TestApi } from '../support/api';
 import { runKasi } from '../support/kasi';
@@ -70,5 +71,21 @@ describe('kasi processor set|show', function () {
     const unknown = await kasi('processor', 'show', 'acct_000000000000000000000000');
     assert.deepEqual([unknown.code, unknown.stderr.trim()], [1, 'kasi: no account acct_000000000000000000000000']);
     assert.equal(JSON.parse((await kasi('processor', 'show', accountId, '--json')).stdout)[1].gatewayUrl, 'https://cbcmpgs.gateway.mastercard.com');
+  });
+
+  it('a profile set again from the CLI holds for the running server\'s next Pay, without a restart', async () => {
+    const simulators = [await startGatewaySimulator({ port: 0 }), await startGatewaySimulator({ port: 0 })];
+    try {
+      for (const simulator of simulators) {
+        const set = await kasi('processor', 'set', accountId, '--mode', 'live', '--gateway-url', simulator.url, '--merchant-id', 'TESTKASI01', '--api-password', 'simulator');
+        assert.equal(set.code, 0, set.stderr);
+        const checkout = (await api.request('/v1/checkouts', { key: keys.sk_live, idempotencyKey: ik(), body: { amountCents: 250000, description: 'Tea, 1 kg' } })).body;
+        const pay = await postPay(checkout.url, { name: 'Nimal Perera', email: 'nimal@example.com' });
+        assert.equal(pay.status, 303, pay.text);
+        assert.ok(pay.location!.startsWith(`${simulator.url}/checkout/pay/`), pay.location!);
+      }
+    } finally {
+      await Promise.all(simulators.map((s) => s.close()));
+    }
   });
 });
