@@ -97,4 +97,14 @@ describe('live money on the gateway simulator', function () {
     assert.deepEqual([await used(live.keys.sk_test), await used(live.keys.sk_live)], [testBefore + 120000, liveBefore + 90000]);
     await page.context().close();
   });
+
+  it('a live card deleted is deleted at the gateway: its token can never be charged again', async () => {
+    const deleted = await live.api.request(`/v1/cards/${card.id}`, { key: live.keys.sk_live, method: 'DELETE' });
+    assert.deepEqual([deleted.status, deleted.body.active], [200, false]);
+    const removal = live.simulator.requests.filter((r) => r.method === 'DELETE' && r.path.startsWith('/token/'));
+    assert.equal(removal.length, 1);
+    assert.ok([...live.simulator.state.tokens.values()].every((t) => t.deleted), 'no token left at the gateway');
+    const refused = await asLive(`/v1/cards/${card.id}/charge`, { amountCents: 200000, description: 'Tea Club, third box' });
+    assert.deepEqual([refused.status, refused.body.reason], [409, 'card_not_reusable']);
+  });
 });
