@@ -51,8 +51,8 @@ function run(executable: string, args: string[], env: NodeJS.ProcessEnv): Promis
 }
 
 describe('schemathesis against the served OpenAPI document', function () {
-  // Start-up plus about 40 seconds of schemathesis, with room for a loaded machine.
-  this.timeout(170_000);
+  // Start-up plus a minute or two of schemathesis (75 operations and more), with room for a loaded machine.
+  this.timeout(300_000);
   let api: TestApi | undefined;
   let key: string;
   let executable: string;

@@ -27,8 +27,10 @@ def before_call(context, case, kwargs):
 # price's meter, which must exist: `meter_invalid`), checked by domain/pricing.ts and stated in the
 # schema's descriptions; a subscription's items, whose prices must be the account's own
 # (`items_invalid`); a feature attached to a product, which must be an active one of the account's
-# (`feature_invalid`); and billing dates, which are valid relative to now or to a test clock's
-# time (`billing_date_invalid`). Any other refusal of schema-valid data is still a failure.
+# (`feature_invalid`); billing dates, which are valid relative to now or to a test clock's
+# time (`billing_date_invalid`); a credit note's amounts, which must add up and stay within its
+# invoice's total (`credit_note_amount`); and an invoice item's subscription, which must be its
+# customer's. Any other refusal of schema-valid data is still a failure.
 URL_FIELDS = {"successUrl", "cancelUrl", "url"}
 
 
@@ -50,8 +52,10 @@ def filter_failure(context, failure, case, response):
     paths = {field.get("path") for field in body.get("fields", [])}
     if body.get("reason") == "amount":
         return paths != {"lineItems"}
-    if body.get("reason") in ("price_invalid", "meter_invalid", "items_invalid", "feature_invalid", "billing_date_invalid"):
+    if body.get("reason") in ("price_invalid", "meter_invalid", "items_invalid", "feature_invalid", "billing_date_invalid", "credit_note_amount"):
         return not paths
+    if case.path == "/v1/invoice_items":
+        return paths != {"subscriptionId"}
     if case.path == "/v1/account/upgrade_requests":
         return paths != {"plan"}
     return not paths or not paths <= URL_FIELDS
