@@ -28,11 +28,11 @@ export const SENT_EVENT_TYPES = [
   'invoice.marked_uncollectible',
   'invoice.overdue',
   'invoice.upcoming',
+  'billing.alert.triggered',
 ] as const;
 
 /** Types the spec lists, which the `type` filter of GET /v1/events takes, that this version never sends yet. */
 export const NOT_YET_SENT_EVENT_TYPES = [
-  'billing.alert.triggered',
   'subscription_schedule.created',
   'subscription_schedule.completed',
   'subscription_schedule.released',

@@ -5,6 +5,7 @@ import type { Processors } from '../../processor';
 import type { RouteSpec } from '../platform/route';
 import { accountRoutes } from './account';
 import { invoiceRoutes } from './billing/invoices';
+import { meterRoutes } from './billing/meters';
 import { priceRoutes } from './billing/prices';
 import { subscriptionRoutes } from './billing/subscriptions';
 import { productRoutes } from './billing/products';
@@ -21,7 +22,7 @@ import { eventRoutes } from './events';
 import { webhookEndpointRoutes } from './webhook-endpoints';
 
 export function apiRoutes(config: Config, processors: Processors, log: Logger): RouteSpec[] {
-  const routes: RouteSpec[] = [...accountRoutes, ...upgradeRequestRoutes, ...customerRoutes, ...productRoutes, ...priceRoutes, ...testClockRoutes, ...invoiceRoutes(processors, log), ...subscriptionRoutes, ...checkoutRoutes, ...paymentRoutes, ...refundRoutes, ...paymentLinkRoutes, ...cardRoutes(processors), ...eventRoutes, ...webhookEndpointRoutes];
+  const routes: RouteSpec[] = [...accountRoutes, ...upgradeRequestRoutes, ...customerRoutes, ...productRoutes, ...priceRoutes, ...testClockRoutes, ...meterRoutes, ...invoiceRoutes(processors, log), ...subscriptionRoutes, ...checkoutRoutes, ...paymentRoutes, ...refundRoutes, ...paymentLinkRoutes, ...cardRoutes(processors), ...eventRoutes, ...webhookEndpointRoutes];
   routes.push(openApiRoute(() => routes, config.publicBaseUrl));
   return routes;
 }

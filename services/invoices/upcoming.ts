@@ -1,7 +1,8 @@
 // The next renewal's invoice, as it would be made, not stored (GET /v1/invoices/upcoming and
 // POST /v1/invoices/preview, which also previews a change of items): id `upcoming_<subscription
 // id>`, status `draft`, number null, its lines made by the very code a renewal bills with
-// (services/subscriptions/bill-period.ts), the proration lines waiting for it and the amounts
+// (services/subscriptions/bill-period.ts), the usage of the period so far (metered items, in
+// arrears), the proration lines waiting for it and the amounts
 // carried over that wait for the customer's next invoice after them,
 // so it equals the invoice cent for cent (unless another invoice of the customer takes those
 // first). A trialing subscription's is the first paid period's, from the trial's end. 404 for a
@@ -21,6 +22,7 @@ import type { ServiceContext, TransactionContext } from '../context';
 import { nextPeriodOf, renewalLines, subscriptionDraft } from '../subscriptions/bill-period';
 import { asksItemChange, prepareChange, readChange, type ChangeInput } from '../subscriptions/change';
 import { pendingCarriedLines } from './carry-over';
+import { arrearsLines, usageSoFar } from '../meters/usage';
 import { pendingProrations } from '../../db/pending-prorations';
 import type { InvoiceLine } from '../../domain/invoices';
 import { prorationDateRefusal } from '../../domain/subscription-changes';
@@ -64,8 +66,10 @@ export async function renewalInvoice(ctx: Pick<ServiceContext, 'db'>, subscripti
   const period = nextPeriodOf(trialing ? { ...subscription, billing_cycle_anchor: start } : subscription, items, start);
   // An invoice made while collection is paused takes no amount carried over (bill-period.ts billPeriod).
   const carried = known.carries === false || pauseInForce(subscription, period.start) !== null ? [] : await pendingCarriedLines(ctx, subscription.customer_id);
+  // The usage so far of the period that ends, billed in arrears by the renewal (none after a trial).
+  const arrears = trialing ? [] : arrearsLines(items, await usageSoFar(ctx, { subscription, items, to: start }), { start: subscription.current_period_start, end: start });
   // When it will be made: the renewal's instant.
-  const lines = [...renewalLines(subscription, items, period), ...waiting, ...(known.prorations ?? []), ...carried];
+  const lines = [...renewalLines(subscription, items, period), ...arrears, ...waiting, ...(known.prorations ?? []), ...carried];
   return subscriptionDraft(subscription, { id: upcomingInvoiceId(subscription.id), reason: 'subscription_cycle', period, lines, createdAt: period.start });
 }
 
