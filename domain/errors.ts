@@ -306,7 +306,6 @@ export const NOT_RAISED_IN_THIS_VERSION: readonly Reason[] = [
   'coupon_invalid',
   'tax_rate_invalid',
   'feature_exists',
-  'meter_exists',
   'promotion_invalid',
   'order_invalid',
   'page_inactive',

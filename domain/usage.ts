@@ -35,6 +35,11 @@ export function timestampProblem(at: Date, now: Date): string | null {
   return null;
 }
 
+/** Usage up to here is every event a customer can have sent by `now` (at most 5 minutes ahead): a subscription ended now bills it all. */
+export function sentBy(now: Date): Date {
+  return new Date(now.getTime() + USAGE_LIMITS.aheadMs + 1);
+}
+
 /** Whether `at` starts a half hour: the bounds a summary with startTime and endTime takes. */
 export function onBucketEdge(at: Date): boolean {
   return at.getTime() % USAGE_LIMITS.bucketMs === 0;

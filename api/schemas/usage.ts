@@ -55,7 +55,7 @@ export const meterEventSchema = named('MeterEvent', {
     identifier: { type: 'string' },
     eventName: { type: 'string' },
     customerId: { type: 'string', pattern: idPattern('customer') },
-    value: { type: 'integer' },
+    value: { type: 'integer', minimum: 0, maximum: USAGE_LIMITS.maxValue },
     timestamp: timestampSchema,
     duplicate: { type: 'boolean', description: 'true: the identifier was kept already; this is the first event, and nothing was counted.' },
   },
@@ -64,7 +64,7 @@ export const meterEventSchema = named('MeterEvent', {
 export const meterEventBatchResultSchema = named('MeterEventBatch', {
   type: 'object',
   required: ['object', 'accepted', 'duplicates'],
-  properties: { object: { const: 'meter_event_batch' }, accepted: { type: 'integer', minimum: 0 }, duplicates: { type: 'integer', minimum: 0 } },
+  properties: { object: { const: 'meter_event_batch' }, accepted: { type: 'integer', minimum: 0, maximum: USAGE_LIMITS.maxBatch }, duplicates: { type: 'integer', minimum: 0, maximum: USAGE_LIMITS.maxBatch } },
 });
 
 export const summaryQuerySchema = object(
@@ -120,7 +120,7 @@ export const billingAlertSchema = named('BillingAlert', {
     mode: modeSchema,
     title: { type: 'string' },
     meterId: { type: 'string', pattern: idPattern('meter') },
-    threshold: { type: 'integer', minimum: 1 },
+    threshold: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
     customerId: nullable({ type: 'string', pattern: idPattern('customer') }),
     active: { type: 'boolean' },
     createdAt: timestampSchema,

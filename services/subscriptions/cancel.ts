@@ -14,6 +14,7 @@ import { endSubscription } from './end';
 import { rescheduleSubscription } from './reschedule';
 import { billLastInvoice } from './renew';
 import { arrearsLines, billPeriodsUsage } from '../meters/usage';
+import { sentBy } from '../../domain/usage';
 
 export interface CancelInput {
   atPeriodEnd?: boolean;
@@ -46,7 +47,7 @@ export async function cancelSubscription(ctx: TransactionContext, subscriptionId
 async function billUsageToNow(ctx: TransactionContext, subscription: SubscriptionRow, now: Date): Promise<{ subscription: SubscriptionRow; lastInvoiceId?: string }> {
   const items = await itemsOf(ctx.db, [subscription.id]);
   if (subscription.status === 'trialing' || subscription.status === 'incomplete' || !items.some((item) => item.price.meter_id !== null)) return { subscription };
-  const usage = (await billPeriodsUsage(ctx, [{ subscription, items, to: now }])).get(subscription.id);
+  const usage = (await billPeriodsUsage(ctx, [{ subscription, items, to: sentBy(now) }])).get(subscription.id);
   const id = newId('invoice', now.getTime());
   const billed = await updateSubscription(ctx.db, subscription.id, { latest_invoice_id: id });
   await billLastInvoice(ctx, billed, arrearsLines(items, usage, { start: subscription.current_period_start, end: now }), now, id);
