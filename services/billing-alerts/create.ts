@@ -3,9 +3,8 @@
 import { newId } from '../../crypto/ids';
 import { insertBillingAlert, type BillingAlertRow } from '../../db/billing-alerts';
 import type { CustomerRow } from '../../db/customers';
-import type { MeterRow } from '../../db/meters';
-import { ApiError } from '../../domain/errors';
 import type { AccountScope, ServiceContext } from '../context';
+import { activeMeter, checkCustomer } from '../meters/named';
 
 export interface BillingAlertInput {
   title: string;
@@ -15,16 +14,8 @@ export interface BillingAlertInput {
 }
 
 export async function createBillingAlert(ctx: ServiceContext, scope: AccountScope, input: BillingAlertInput): Promise<BillingAlertRow> {
-  const meter = (await ctx.db('meters').where({ id: input.meterId }).first()) as MeterRow | undefined;
-  if (meter === undefined || meter.account_id !== scope.account.id || meter.mode !== scope.mode || !meter.active) {
-    throw new ApiError('meter_invalid', `No active meter of this mode has the id ${input.meterId}.`, { fields: [{ path: 'meterId', message: 'Not an active meter of this mode.' }] });
-  }
-  if (input.customerId !== undefined) {
-    const customer = (await ctx.db('customers').where({ id: input.customerId }).first()) as CustomerRow | undefined;
-    if (customer === undefined || customer.account_id !== scope.account.id || customer.mode !== scope.mode) {
-      throw new ApiError('VALIDATION_FAILED', `No customer of yours in this mode has the id ${input.customerId}.`, { fields: [{ path: 'customerId', message: 'No such customer.' }] });
-    }
-  }
+  const meter = await activeMeter(ctx, scope, input.meterId);
+  if (input.customerId !== undefined) checkCustomer((await ctx.db('customers').where({ id: input.customerId }).first()) as CustomerRow | undefined, scope, input.customerId);
   const now = ctx.clock.now();
   const row: BillingAlertRow = {
     id: newId('billingAlert', now.getTime()),

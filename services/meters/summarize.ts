@@ -7,6 +7,7 @@ import { ApiError } from '../../domain/errors';
 import { bucketProblems } from '../../domain/usage';
 import { meterEventSummaryView } from '../../views/meter';
 import type { AccountScope, ServiceContext } from '../context';
+import { checkCustomer } from './named';
 import { currentUsage } from './usage';
 
 export interface SummaryQuery {
@@ -17,9 +18,7 @@ export interface SummaryQuery {
 
 export async function summarizeUsage(ctx: ServiceContext, scope: AccountScope, meter: MeterRow, query: SummaryQuery) {
   const customer = (await usageCustomers(ctx.db, [query.customerId])).get(query.customerId);
-  if (customer === undefined || customer.account_id !== scope.account.id || customer.mode !== scope.mode) {
-    throw new ApiError('VALIDATION_FAILED', `No customer of yours in this mode has the id ${query.customerId}.`, { fields: [{ path: 'customerId', message: 'No such customer.' }] });
-  }
+  checkCustomer(customer, scope, query.customerId);
   let summary: { startTime: Date; endTime: Date; aggregatedValue: number };
   if (query.startTime === undefined && query.endTime === undefined) {
     const { window, value } = (await currentUsage(ctx, [{ meterId: meter.id, customer }]))[0]!;

@@ -3,7 +3,6 @@
 // product of the caller's in this mode, or a new one made with it in the same transaction.
 import { newId } from '../../crypto/ids';
 import { insertPrice, pricedRow, type PricedRow, type PriceRow } from '../../db/prices';
-import type { MeterRow } from '../../db/meters';
 import type { ProductRow } from '../../db/products';
 import type { BillingInterval } from '../../domain/billing-periods';
 import { ApiError, type FieldError } from '../../domain/errors';
@@ -11,6 +10,7 @@ import { priceTerms, type PriceTermsInput } from '../../domain/pricing';
 import type { AccountScope, ServiceContext } from '../context';
 import { findOwned } from '../owned';
 import { createProduct, type ProductInput } from '../products/create';
+import { activeMeter } from '../meters/named';
 
 export interface PriceInput extends PriceTermsInput {
   productId?: string;
@@ -28,12 +28,7 @@ async function meterOf(ctx: ServiceContext, scope: AccountScope, input: PriceInp
   if (!metered && input.meterId !== undefined) throw invalid('price_invalid', 'Only a metered price takes a meter.', [{ path: 'meterId', message: 'Not taken by a licensed price.' }]);
   if (!metered) return null;
   if (input.meterId === undefined) throw invalid('meter_invalid', 'A metered price needs the id of an active meter of this mode.', [{ path: 'meterId', message: 'Required for a metered price.' }]);
-  // Another account's meter, or one of the other mode, is answered as none (DESIGN.md, ids inside a body).
-  const meter = (await ctx.db('meters').where({ id: input.meterId }).first()) as MeterRow | undefined;
-  if (meter === undefined || meter.account_id !== scope.account.id || meter.mode !== scope.mode || !meter.active) {
-    throw invalid('meter_invalid', `No active meter of this mode has the id ${input.meterId}.`, [{ path: 'meterId', message: 'Not an active meter of this mode.' }]);
-  }
-  return meter.id;
+  return (await activeMeter(ctx, scope, input.meterId)).id;
 }
 
 /** The price's product: made with it (`product`), or the caller's, in this mode and active (`productId`; the schema sends one of them). */
