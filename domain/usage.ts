@@ -5,7 +5,7 @@
 import type { FieldError } from './errors';
 import type { BilledItem, InvoiceLine } from './invoices';
 import { amountForQuantity } from './pricing';
-import { colomboMonth } from './time';
+import { COLOMBO_OFFSET_MS, colomboMonth } from './time';
 
 export const AGGREGATIONS = ['sum', 'count', 'last'] as const;
 export type Aggregation = (typeof AGGREGATIONS)[number];
@@ -22,10 +22,11 @@ export const USAGE_LIMITS = {
   /** How far ahead of the customer's time a timestamp may be. */
   aheadMs: 5 * MINUTE_MS,
   /**
-   * Usage is kept per half hour: whole hours both in UTC and in Sri Lanka (UTC+05:30), so a
-   * summary between two such instants counts events exactly by their timestamps.
+   * Usage is kept per day in Sri Lanka (from midnight in Colombo): an invoice reads at most a
+   * period's days of buckets, however many events; a summary between two such midnights counts
+   * events exactly by their timestamps.
    */
-  bucketMs: 30 * MINUTE_MS,
+  bucketMs: DAY_MS,
 } as const;
 
 /** Why a timestamp is refused against the customer's `now`, or null. */
@@ -40,29 +41,36 @@ export function sentBy(now: Date): Date {
   return new Date(now.getTime() + USAGE_LIMITS.aheadMs + 1);
 }
 
-/** Whether `at` starts a half hour: the bounds a summary with startTime and endTime takes. */
+/** The start of the Sri Lankan day containing `at`. */
+function dayStart(at: Date): number {
+  const local = at.getTime() + COLOMBO_OFFSET_MS;
+  return local - (((local % USAGE_LIMITS.bucketMs) + USAGE_LIMITS.bucketMs) % USAGE_LIMITS.bucketMs) - COLOMBO_OFFSET_MS;
+}
+
+/** Whether `at` is a midnight in Sri Lanka: the bounds a summary with startTime and endTime takes. */
 export function onBucketEdge(at: Date): boolean {
-  return at.getTime() % USAGE_LIMITS.bucketMs === 0;
+  return dayStart(at) === at.getTime();
 }
 
 export function bucketProblems(range: { startTime: Date; endTime: Date }): FieldError[] {
   const problems: FieldError[] = [];
   for (const key of ['startTime', 'endTime'] as const) {
-    if (!onBucketEdge(range[key])) problems.push({ path: key, message: 'On a whole half hour (usage is kept per half hour), e.g. 2027-01-01T00:00:00Z or 00:30.' });
+    if (!onBucketEdge(range[key])) problems.push({ path: key, message: 'A midnight in Sri Lanka (usage is kept per day there), e.g. 2027-01-01T00:00:00+05:30.' });
   }
   if (range.endTime.getTime() <= range.startTime.getTime()) problems.push({ path: 'endTime', message: 'After startTime.' });
   return problems;
 }
 
 /**
- * The bucket an event's usage goes to: its half hour, or, when a period of the customer that bills
- * the meter ends inside that half hour at or before the event, that period's end, so a bucket
- * never straddles a period's end: an invoice takes whole buckets.
+ * The bucket an event's usage goes to: its day in Sri Lanka, or, when a boundary of the customer's
+ * usage billing (a subscription's first billed instant, or its period's end) falls inside that day
+ * at or before the event, that boundary, so a bucket never straddles one: an invoice takes whole
+ * buckets.
  */
-export function bucketStart(at: Date, periodEnds: readonly Date[]): Date {
-  const half = at.getTime() - (((at.getTime() % USAGE_LIMITS.bucketMs) + USAGE_LIMITS.bucketMs) % USAGE_LIMITS.bucketMs);
-  const cut = periodEnds.map((end) => end.getTime()).filter((end) => end > half && end <= at.getTime());
-  return new Date(Math.max(half, ...cut));
+export function bucketStart(at: Date, boundaries: readonly Date[]): Date {
+  const day = dayStart(at);
+  const cut = boundaries.map((b) => b.getTime()).filter((b) => b > day && b <= at.getTime());
+  return new Date(Math.max(day, ...cut));
 }
 
 /** A meter's buckets taken together: the sum of values, the count of events, and the value with the latest timestamp (0 when none). */

@@ -70,7 +70,7 @@ export const meterEventBatchResultSchema = named('MeterEventBatch', {
 export const summaryQuerySchema = object(
   {
     customerId: { type: 'string', pattern: idPattern('customer') },
-    startTime: { type: 'string', format: 'date-time', description: 'With endTime, on whole half hours: events count by their timestamps.' },
+    startTime: { type: 'string', format: 'date-time', description: 'With endTime, midnights in Sri Lanka (usage is kept per day there): events count by their timestamps.' },
     endTime: { type: 'string', format: 'date-time' },
   },
   ['customerId'],

@@ -1,7 +1,7 @@
 // Usage billing (DESIGN.md "Adjustments and usage: the resources"): meters (an event name counted
 // per customer by sum, count or last), the meter events sent (kept 35 days from their arrival, for
 // their `identifier` to deduplicate), their usage pre-aggregated as they arrive per meter, customer
-// and half hour (so invoicing reads buckets, not events), billing alerts, and the alerts triggered
+// and day (so invoicing reads buckets, not events), billing alerts, and the alerts triggered
 // (one row per alert, customer and period: triggered once under races).
 import type { Knex } from 'knex';
 

@@ -50,7 +50,7 @@ async function checkEvents(ctx: ServiceContext, scope: AccountScope, inputs: rea
     const late = timestampProblem(timestamp, now);
     if (late !== null) problems.push({ path: `${prefix(i)}timestamp`, message: late });
     if (meter === undefined || late !== null) return;
-    const periodEnds = customer.periods.filter((p) => p.meterId === meter.id).map((p) => p.end);
+    const boundaries = customer.periods.filter((p) => p.meterId === meter.id).flatMap((p) => [p.from, p.end]);
     events.push({
       identifier: input.identifier ?? randomUUID(),
       meterId: meter.id,
@@ -58,7 +58,7 @@ async function checkEvents(ctx: ServiceContext, scope: AccountScope, inputs: rea
       customerId: input.customerId,
       value: input.value ?? 1,
       timestamp,
-      bucketStart: bucketStart(timestamp, periodEnds),
+      bucketStart: bucketStart(timestamp, boundaries),
     });
   });
   if (problems.length > 0) {

@@ -1,7 +1,7 @@
 // GET /v1/meters/{id}/event_summaries: a customer's usage of the meter, aggregated, in their
 // current period (the current period of their subscription that bills the meter, usage not
 // invoiced yet, late events included; else the calendar month in Sri Lanka), or between
-// `startTime` and `endTime` (whole half hours), where events count by their timestamps.
+// `startTime` and `endTime` (midnights in Sri Lanka), where events count by their timestamps.
 import { usageCustomers, usageValues, type MeterRow } from '../../db/meters';
 import { ApiError } from '../../domain/errors';
 import { bucketProblems } from '../../domain/usage';

@@ -14,18 +14,21 @@ function item(priceId: string, input: PriceTermsInput): BilledItem {
 }
 
 describe('usage: buckets and timestamps', () => {
-  it('an event goes to its half hour (whole hours in UTC and in Sri Lanka alike)', () => {
-    assert.equal(bucketStart(t('2027-01-10T10:44:59.999Z'), []).toISOString(), '2027-01-10T10:30:00.000Z');
-    assert.equal(bucketStart(t('2027-01-10T10:30:00.000Z'), []).toISOString(), '2027-01-10T10:30:00.000Z');
-    assert.equal(bucketStart(t('2027-01-10T10:29:59.999Z'), []).toISOString(), '2027-01-10T10:00:00.000Z');
+  it('an event goes to its day in Sri Lanka (from midnight in Colombo, 18:30 UTC the day before)', () => {
+    assert.equal(bucketStart(t('2027-01-10T10:44:59.999Z'), []).toISOString(), '2027-01-09T18:30:00.000Z');
+    assert.equal(bucketStart(t('2027-01-10T18:30:00.000Z'), []).toISOString(), '2027-01-10T18:30:00.000Z');
+    assert.equal(bucketStart(t('2027-01-10T18:29:59.999Z'), []).toISOString(), '2027-01-09T18:30:00.000Z');
   });
 
-  it('a period ending inside the half hour, at or before the event, starts its bucket: no bucket straddles a period\'s end', () => {
+  it('a period ending inside the day, at or before the event, starts its bucket: no bucket straddles a period\'s end, nor a subscription\'s start', () => {
     const end = t('2027-02-01T10:40:15.000Z');
     assert.equal(bucketStart(t('2027-02-01T10:41:00.000Z'), [end]).toISOString(), end.toISOString());
     assert.equal(bucketStart(t('2027-02-01T10:40:15.000Z'), [end]).toISOString(), end.toISOString());
-    assert.equal(bucketStart(t('2027-02-01T10:40:14.999Z'), [end]).toISOString(), '2027-02-01T10:30:00.000Z');
-    assert.equal(bucketStart(t('2027-02-01T11:05:00.000Z'), [end]).toISOString(), '2027-02-01T11:00:00.000Z');
+    assert.equal(bucketStart(t('2027-02-01T10:40:14.999Z'), [end]).toISOString(), '2027-01-31T18:30:00.000Z');
+    assert.equal(bucketStart(t('2027-02-01T19:05:00.000Z'), [end]).toISOString(), '2027-02-01T18:30:00.000Z');
+    // A subscription's first billed instant too: usage before it on that day bills nothing.
+    const from = t('2027-01-01T00:00:00.000Z');
+    assert.deepEqual([t('2026-12-31T23:00:00.000Z'), t('2027-01-01T00:00:00.000Z')].map((at) => bucketStart(at, [from, end]).toISOString()), ['2026-12-31T18:30:00.000Z', '2027-01-01T00:00:00.000Z']);
   });
 
   it('a timestamp within the past 35 days and at most 5 minutes ahead of the customer\'s time', () => {
@@ -36,9 +39,9 @@ describe('usage: buckets and timestamps', () => {
     assert.match(timestampProblem(t('2027-03-01T00:05:00.001Z'), now)!, /5 minutes ahead/);
   });
 
-  it('a summary\'s range: whole half hours, the end after the start', () => {
-    assert.deepEqual(bucketProblems({ startTime: t('2027-01-01T00:30:00Z'), endTime: t('2027-01-02T00:00:00Z') }), []);
-    assert.deepEqual(bucketProblems({ startTime: t('2027-01-01T00:15:00Z'), endTime: t('2027-01-01T00:00:00Z') }).map((p) => p.path), ['startTime', 'endTime']);
+  it('a summary\'s range: midnights in Sri Lanka, the end after the start', () => {
+    assert.deepEqual(bucketProblems({ startTime: t('2026-12-31T18:30:00Z'), endTime: t('2027-01-01T18:30:00Z') }), []);
+    assert.deepEqual(bucketProblems({ startTime: t('2027-01-01T00:00:00Z'), endTime: t('2026-12-31T18:30:00Z') }).map((p) => p.path), ['startTime', 'endTime']);
   });
 
   it('the current window: the subscription\'s period billing the meter, else the calendar month in Sri Lanka', () => {

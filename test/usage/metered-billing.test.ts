@@ -87,9 +87,10 @@ describe('usage: metered prices billed on a test clock', function () {
     await batch(calls(customer.id, 5000, 50, { timestamp: '2027-01-31T12:00:00.000Z' }));
     const february = (await read(`/v1/meters/${apiCalls.id}/event_summaries?customerId=${customer.id}`)).data[0];
     assert.deepEqual([february.startTime, february.aggregatedValue], ['2027-02-01T00:00:00.000Z', 50]);
-    // By their timestamps, January holds them all (and not the call before the subscription's start... which was in December).
-    const january = (await read(`/v1/meters/${apiCalls.id}/event_summaries?customerId=${customer.id}&startTime=2027-01-01T00:00:00.000Z&endTime=2027-02-01T00:00:00.000Z`)).data[0];
-    assert.equal(january.aggregatedValue, 1250);
+    // By their timestamps, 1 to 31 January in Sri Lanka (midnight to midnight there) holds them all,
+    // with the one sent before the subscription (04:30 on 1 January there), which was not billed.
+    const january = (await read(`/v1/meters/${apiCalls.id}/event_summaries?customerId=${customer.id}&startTime=2026-12-31T18:30:00.000Z&endTime=2027-01-31T18:30:00.000Z`)).data[0];
+    assert.equal(january.aggregatedValue, 1251);
     await advance(clock.id, '2027-03-02T00:00:00.000Z');
     const [, , march] = await invoicesOf(subscription.id);
     assert.deepEqual(linesOf(march).slice(1), [

@@ -146,30 +146,31 @@ describe('usage: meters, meter events, summaries and alerts over HTTP', function
     assert.equal((await summary(meter.id, c.id)).aggregatedValue, 15);
   });
 
-  it('aggregations: sum, count, and last (the latest timestamp, ties to the last to arrive); summaries by timestamps in whole half hours', async () => {
+  it('aggregations: sum, count, and last (the latest timestamp, ties to the last to arrive); summaries by timestamps between midnights in Sri Lanka', async () => {
     const sum = await post('/v1/meters', { displayName: 'GB out', eventName: 'gb_out', aggregation: 'sum' });
     const count = await post('/v1/meters', { displayName: 'Logins', eventName: 'login', aggregation: 'count' });
     const last = await post('/v1/meters', { displayName: 'Seats', eventName: 'seats', aggregation: 'last' });
     const c = await customer('agg@example.com');
     const at = (iso: string) => iso;
+    // 8 and 9 March in Sri Lanka (from 18:30 UTC the day before).
     await batch([
-      { eventName: 'gb_out', customerId: c.id, value: 4, timestamp: at('2027-03-09T10:10:00.000Z') },
-      { eventName: 'gb_out', customerId: c.id, value: 6, timestamp: at('2027-03-09T10:40:00.000Z') },
-      { eventName: 'login', customerId: c.id, value: 99, timestamp: at('2027-03-09T10:10:00.000Z') },
+      { eventName: 'gb_out', customerId: c.id, value: 4, timestamp: at('2027-03-08T10:10:00.000Z') },
+      { eventName: 'gb_out', customerId: c.id, value: 6, timestamp: at('2027-03-08T18:40:00.000Z') },
+      { eventName: 'login', customerId: c.id, value: 99, timestamp: at('2027-03-08T10:10:00.000Z') },
       { eventName: 'login', customerId: c.id, value: 99, timestamp: at('2027-03-09T11:10:00.000Z') },
       { eventName: 'seats', customerId: c.id, value: 12, timestamp: at('2027-03-09T12:00:00.000Z') },
-      { eventName: 'seats', customerId: c.id, value: 5, timestamp: at('2027-03-09T10:00:00.000Z') },
+      { eventName: 'seats', customerId: c.id, value: 5, timestamp: at('2027-03-08T10:00:00.000Z') },
     ]);
     await event({ eventName: 'seats', customerId: c.id, value: 9, timestamp: at('2027-03-09T12:00:00.000Z') });
-    await event({ eventName: 'seats', customerId: c.id, value: 3, timestamp: at('2027-03-09T11:00:00.000Z') });
+    await event({ eventName: 'seats', customerId: c.id, value: 3, timestamp: at('2027-03-08T11:00:00.000Z') });
     assert.deepEqual([(await summary(sum.id, c.id)).aggregatedValue, (await summary(count.id, c.id)).aggregatedValue, (await summary(last.id, c.id)).aggregatedValue], [10, 2, 9]);
-    const range = '&startTime=2027-03-09T10:00:00.000Z&endTime=2027-03-09T10:30:00.000Z';
+    const range = '&startTime=2027-03-07T18:30:00.000Z&endTime=2027-03-08T18:30:00.000Z';
     const s = await summary(sum.id, c.id, range);
-    assert.deepEqual([s.startTime, s.endTime, s.aggregatedValue], ['2027-03-09T10:00:00.000Z', '2027-03-09T10:30:00.000Z', 4]);
-    assert.equal((await summary(last.id, c.id, '&startTime=2027-03-09T10:00:00.000Z&endTime=2027-03-09T11:30:00.000Z')).aggregatedValue, 3);
-    const odd = await api.request(`/v1/meters/${sum.id}/event_summaries?customerId=${c.id}&startTime=2027-03-09T10:15:00.000Z&endTime=2027-03-09T11:00:00.000Z`, { key: keys.sk_test });
+    assert.deepEqual([s.startTime, s.endTime, s.aggregatedValue], ['2027-03-07T18:30:00.000Z', '2027-03-08T18:30:00.000Z', 4]);
+    assert.equal((await summary(last.id, c.id, range)).aggregatedValue, 3);
+    const odd = await api.request(`/v1/meters/${sum.id}/event_summaries?customerId=${c.id}&startTime=2027-03-08T00:00:00.000Z&endTime=2027-03-08T18:30:00.000Z`, { key: keys.sk_test });
     assert.deepEqual([odd.status, odd.body.fields.map((f: any) => f.path)], [400, ['startTime']]);
-    const half = await api.request(`/v1/meters/${sum.id}/event_summaries?customerId=${c.id}&startTime=2027-03-09T10:00:00.000Z`, { key: keys.sk_test });
+    const half = await api.request(`/v1/meters/${sum.id}/event_summaries?customerId=${c.id}&startTime=2027-03-07T18:30:00.000Z`, { key: keys.sk_test });
     assert.deepEqual([half.status, half.body.fields.map((f: any) => f.path)], [400, ['endTime']]);
     assert.equal((await api.request(`/v1/meters/${sum.id}/event_summaries`, { key: keys.sk_test })).status, 400);
   });

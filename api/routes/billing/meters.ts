@@ -88,7 +88,7 @@ export const meterRoutes = [
     operationId: 'listMeterEventSummaries',
     summary: 'A customer\'s usage of a meter',
     description:
-      'Aggregated as the meter counts. By default the customer\'s current period: that of their subscription billing the meter (usage not invoiced yet, late events included), else the calendar month in Sri Lanka. With `startTime` and `endTime` (whole half hours), events count by their timestamps.',
+      'Aggregated as the meter counts. By default the customer\'s current period: that of their subscription billing the meter (usage not invoiced yet, late events included), else the calendar month in Sri Lanka. With `startTime` and `endTime` (midnights in Sri Lanka), events count by their timestamps.',
     tag: TAG,
     auth: read,
     params: { id: idPattern('meter') },
