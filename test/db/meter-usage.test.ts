@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import type { Knex } from 'knex';
 import { connect } from '../../db/connection';
 import { createMerchant } from '../../db/merchants';
-import { billUsage, insertMeter, recordMeterEvents, usageValues } from '../../db/meters';
+import { billUsage, insertMeter, purgeMeterEvents, recordMeterEvents, usageValues } from '../../db/meters';
+import { USAGE_LIMITS } from '../../domain/usage';
 import { freshDatabase, type TestDatabase } from '../support/database';
 
 describe('meter usage: adding to buckets while invoicing closes them', function () {
@@ -47,5 +48,38 @@ describe('meter usage: adding to buckets while invoicing closes them', function 
     // A bucket closed by an invoice took no more events: the later ones opened new buckets.
     const buckets = await knex('meter_usage').whereNotNull('billed_until').count({ n: '*' });
     assert.ok(Number(buckets[0]!.n) >= 2, `closed buckets: ${buckets[0]!.n}`);
+  });
+});
+
+describe('meter events: forgotten 35 days after they arrived', function () {
+  this.timeout(60_000);
+  let database: TestDatabase;
+  let knex: Knex;
+
+  before(async () => {
+    database = await freshDatabase();
+    knex = connect(database.url, 2);
+  });
+  after(async () => {
+    await knex?.destroy();
+    await database?.drop();
+  });
+
+  it('the purge takes events that arrived over the window ago, in bounded batches; their identifiers count again, their usage stays', async () => {
+    const now = new Date('2027-03-01T00:00:00.000Z');
+    const accountId = (await createMerchant(knex, { name: 'Purge', now })).account.id;
+    const scope = { accountId, mode: 'test' as const };
+    await insertMeter(knex, { id: 'mtr_purge0000000000000000000', account_id: accountId, mode: 'test', display_name: 'Calls', event_name: 'call', aggregation: 'sum', active: true, created_at: now, deactivated_at: null });
+    const event = (identifier: string) => ({ identifier, meterId: 'mtr_purge0000000000000000000', eventName: 'call', customerId: 'cus_purge0000000000000000000', value: 1, timestamp: now, bucketStart: now });
+    const old = new Date(now.getTime() - USAGE_LIMITS.windowMs - 1);
+    await recordMeterEvents(knex, scope, ['a', 'b', 'c', 'd', 'e'].map(event), old);
+    await recordMeterEvents(knex, scope, [event('kept')], new Date(now.getTime() - USAGE_LIMITS.windowMs));
+    // Batches of 2, at most 2 of them: 4 of the 5 old ones a call.
+    assert.equal(await purgeMeterEvents(knex, now, USAGE_LIMITS.windowMs, { batch: 2, batches: 2 }), 4);
+    assert.equal(await purgeMeterEvents(knex, now, USAGE_LIMITS.windowMs, { batch: 2, batches: 2 }), 1);
+    assert.deepEqual(await knex('meter_events').pluck('identifier'), ['kept']);
+    assert.deepEqual([...(await recordMeterEvents(knex, scope, ['a', 'kept'].map(event), now))], ['a']);
+    const [all] = await usageValues(knex, [{ meterId: 'mtr_purge0000000000000000000', customerId: 'cus_purge0000000000000000000', from: now, to: new Date(now.getTime() + 1), notInvoicedOnly: false }]);
+    assert.equal(all, 7);
   });
 });
