@@ -9,7 +9,7 @@ import { billUsage, insertMeter, purgeMeterEvents, recordMeterEvents, usageValue
 import { USAGE_LIMITS } from '../../domain/usage';
 import { freshDatabase, type TestDatabase } from '../support/database';
 
-describe('meter usage: adding to buckets while invoicing closes them', function () {
+describe('meter usage: buckets under races, and events forgotten after 35 days', function () {
   this.timeout(60_000);
   let database: TestDatabase;
   let knex: Knex;
@@ -48,21 +48,6 @@ describe('meter usage: adding to buckets while invoicing closes them', function 
     // A bucket closed by an invoice took no more events: the later ones opened new buckets.
     const buckets = await knex('meter_usage').whereNotNull('billed_until').count({ n: '*' });
     assert.ok(Number(buckets[0]!.n) >= 2, `closed buckets: ${buckets[0]!.n}`);
-  });
-});
-
-describe('meter events: forgotten 35 days after they arrived', function () {
-  this.timeout(60_000);
-  let database: TestDatabase;
-  let knex: Knex;
-
-  before(async () => {
-    database = await freshDatabase();
-    knex = connect(database.url, 2);
-  });
-  after(async () => {
-    await knex?.destroy();
-    await database?.drop();
   });
 
   it('the purge takes events that arrived over the window ago, in bounded batches; their identifiers count again, their usage stays', async () => {
