@@ -22,7 +22,7 @@ import type { ServiceContext, TransactionContext } from '../context';
 import { nextPeriodOf, renewalLines, subscriptionDraft } from '../subscriptions/bill-period';
 import { asksItemChange, prepareChange, readChange, type ChangeInput } from '../subscriptions/change';
 import { pendingCarriedLines } from './carry-over';
-import { arrearsLines, usageSoFar } from '../meters/usage';
+import { arrearsLines, periodsUsageSoFar, type UsageByPrice } from '../meters/usage';
 import { pendingProrations } from '../../db/pending-prorations';
 import type { InvoiceLine } from '../../domain/invoices';
 import { prorationDateRefusal } from '../../domain/subscription-changes';
@@ -43,6 +43,8 @@ export function willRenew(subscription: SubscriptionRow): boolean {
 export interface RenewalReads {
   items?: PricedItem[];
   carries?: boolean;
+  /** The usage of the period so far (read with a batch of steps: services/subscriptions/step.ts). */
+  usage?: UsageByPrice;
 }
 
 export async function upcomingInvoice(ctx: Pick<ServiceContext, 'db'>, subscription: SubscriptionRow, known: RenewalReads & { items?: PricedItem[]; prorations?: InvoiceLine[] } = {}): Promise<InvoiceRow> {
@@ -67,7 +69,8 @@ export async function renewalInvoice(ctx: Pick<ServiceContext, 'db'>, subscripti
   // An invoice made while collection is paused takes no amount carried over (bill-period.ts billPeriod).
   const carried = known.carries === false || pauseInForce(subscription, period.start) !== null ? [] : await pendingCarriedLines(ctx, subscription.customer_id);
   // The usage so far of the period that ends, billed in arrears by the renewal (none after a trial).
-  const arrears = trialing ? [] : arrearsLines(items, await usageSoFar(ctx, { subscription, items, to: start }), { start: subscription.current_period_start, end: start });
+  const usage = trialing ? undefined : (known.usage ?? (await periodsUsageSoFar(ctx, [{ subscription, items, to: start }])).get(subscription.id));
+  const arrears = trialing ? [] : arrearsLines(items, usage, { start: subscription.current_period_start, end: start });
   // When it will be made: the renewal's instant.
   const lines = [...renewalLines(subscription, items, period), ...arrears, ...waiting, ...(known.prorations ?? []), ...carried];
   return subscriptionDraft(subscription, { id: upcomingInvoiceId(subscription.id), reason: 'subscription_cycle', period, lines, createdAt: period.start });
@@ -115,8 +118,8 @@ export async function previewInvoice(ctx: Pick<ServiceContext, 'db' | 'clock'>, 
  * invoice.upcoming, three days before a renewal (a step of the subscription's workflow): the
  * renewal's invoice as it will be made, once per period.
  */
-export async function announceUpcomingInvoice(ctx: TransactionContext, subscription: SubscriptionRow, at: Date, { items, customer }: StepReads): Promise<SubscriptionRow> {
+export async function announceUpcomingInvoice(ctx: TransactionContext, subscription: SubscriptionRow, at: Date, { items, customer, usage }: StepReads): Promise<SubscriptionRow> {
   const noticed = await updateSubscription(ctx.db, subscription.id, { upcoming_notice_for: subscription.current_period_end });
-  await writeLast(ctx, recordEventsStatement([{ accountId: noticed.account_id, mode: noticed.mode, type: 'invoice.upcoming', data: invoiceView(await upcomingInvoice(ctx, noticed, { items, carries: customer.carries })), now: at }]));
+  await writeLast(ctx, recordEventsStatement([{ accountId: noticed.account_id, mode: noticed.mode, type: 'invoice.upcoming', data: invoiceView(await upcomingInvoice(ctx, noticed, { items, carries: customer.carries, usage })), now: at }]));
   return noticed;
 }

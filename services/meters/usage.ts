@@ -52,9 +52,9 @@ export function billPeriodsUsage(ctx: Pick<ServiceContext, 'db'>, periods: reado
   return byPrice(periods, (queries) => billUsage(ctx.db, queries));
 }
 
-/** The usage of the subscription's period so far, not invoiced yet (its upcoming invoice). */
-export async function usageSoFar(ctx: Pick<ServiceContext, 'db'>, period: ArrearsPeriod): Promise<UsageByPrice> {
-  return (await byPrice([period], (queries) => usageValues(ctx.db, queries))).get(period.subscription.id)!;
+/** The usage of the periods so far, not invoiced yet (their upcoming invoices): one statement for them all. */
+export function periodsUsageSoFar(ctx: Pick<ServiceContext, 'db'>, periods: readonly ArrearsPeriod[]): Promise<Map<string, UsageByPrice>> {
+  return byPrice(periods, (queries) => usageValues(ctx.db, queries));
 }
 
 /** The metered items' lines for the period from `start` to `end`: one each, the usage as quantity. */

@@ -14,14 +14,14 @@ import { nextSubscriptionStep, sameStep, type SubscriptionDue, type Subscription
 import type { ServiceDeps, TransactionContext } from '../context';
 import { inTransaction } from '../run';
 import { announceUpcomingInvoice } from '../invoices/upcoming';
-import { billPeriodsUsage, type UsageByPrice } from '../meters/usage';
+import { billPeriodsUsage, periodsUsageSoFar, type UsageByPrice } from '../meters/usage';
 import { expireIncomplete } from './expire';
 import { dropPendingUpdate } from './pending-update';
 import { resumeCollection } from './pause';
 import { endAsScheduled, renewSubscription } from './renew';
 import { endTrial, noticeTrialEnd } from './trial';
 
-/** What the steps taken together read at once for each subscription: its items, its customer's time, and the usage its period bills (renewals and scheduled ends). */
+/** What the steps taken together read at once for each subscription: its items, its customer's time, and its period's usage (billed by renewals and scheduled ends, shown so far by invoice.upcoming). */
 export interface StepReads {
   items: PricedItem[];
   customer: CustomerTime;
@@ -80,13 +80,18 @@ export function stepSubscriptions(deps: ServiceDeps, requests: readonly StepRequ
     const taking = [...locked.values()].map((l) => l.subscription).filter((s) => requests.some((r) => r.subscriptionId === s.id && r.due !== null && sameStep(nextSubscriptionStep(s), r.due)));
     const items = taking.length === 0 ? new Map<string, PricedItem[]>() : await itemsBySubscription(ctx.db, taking.map((s) => s.id));
     const customers = taking.length === 0 ? new Map<string, CustomerTime>() : await customerTimes(ctx.db, taking.map((s) => s.customer_id));
-    // The usage the renewals and ends bill, marked invoiced: one statement for the batch.
-    const billing = taking.flatMap((subscription) => {
-      // Taken only when due: its next step is the one asked for.
-      const due = nextSubscriptionStep(subscription);
-      return 'at' in due && ARREARS_STEPS.includes(due.kind) ? [{ subscription, items: items.get(subscription.id)!, to: new Date(due.at) }] : [];
-    });
-    const usage = await billPeriodsUsage(ctx, billing);
+    // The usage the renewals and ends bill, marked invoiced, and the usage so far the notices
+    // show: one statement each for the batch (none without metered items).
+    const periods = (kinds: readonly SubscriptionDue['kind'][], end: (subscription: SubscriptionRow, at: Date) => Date) =>
+      taking.flatMap((subscription) => {
+        // Taken only when due: its next step is the one asked for.
+        const due = nextSubscriptionStep(subscription);
+        return 'at' in due && kinds.includes(due.kind) ? [{ subscription, items: items.get(subscription.id)!, to: end(subscription, new Date(due.at)) }] : [];
+      });
+    const usage = new Map([
+      ...(await billPeriodsUsage(ctx, periods(ARREARS_STEPS, (_, at) => at))),
+      ...(await periodsUsageSoFar(ctx, periods(['invoice_upcoming'], (subscription) => subscription.current_period_end))),
+    ]);
     const clocks = new Map<string, LockedClock>();
     const stepped: SteppedSubscription[] = [];
     for (const { subscriptionId, due } of requests) {

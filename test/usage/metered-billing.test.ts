@@ -82,6 +82,9 @@ describe('usage: metered prices billed on a test clock', function () {
     const [, renewal] = await invoicesOf(subscription.id);
     assert.deepEqual(linesOf(renewal), linesOf(upcoming));
     assert.deepEqual([renewal.billingReason, renewal.subtotalCents, renewal.totalCents, renewal.periodStart], ['subscription_cycle', 158000, 158000, '2027-02-01T00:00:00.000Z']);
+    // invoice.upcoming, three days before, showed the same lines (the usage had all been sent by then).
+    const notices = (await read('/v1/events?type=invoice.upcoming&limit=100')).data.filter((e: any) => e.data.subscriptionId === subscription.id);
+    assert.deepEqual([notices.at(-1).created, linesOf(notices.at(-1).data)], ['2027-01-29T00:00:00.000Z', linesOf(renewal)]);
 
     // Late: calls stamped in January (invoiced) arrive on 2 February, counted in February's period.
     await batch(calls(customer.id, 5000, 50, { timestamp: '2027-01-31T12:00:00.000Z' }));
