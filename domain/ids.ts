@@ -29,6 +29,11 @@ export const ID_PREFIXES = {
   upgradeRequest: 'upreq',
   email: 'em',
   testClock: 'clock',
+  invoiceItem: 'ii',
+  creditNote: 'cn',
+  balanceTransaction: 'cbt',
+  entitlementFeature: 'feat',
+  productFeature: 'pf',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

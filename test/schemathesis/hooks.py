@@ -26,11 +26,12 @@ def before_call(context, case, kwargs):
 # scheme takes, the licensed per-unit floor, tiers in ascending order: `price_invalid`; a metered
 # price's meter, which must exist: `meter_invalid`), checked by domain/pricing.ts and stated in the
 # schema's descriptions; a subscription's items, whose prices must be the account's own
-# (`items_invalid`); and billing dates, which are valid relative to now or to a test clock's
-# time (`billing_date_invalid`); usage's customers, which must be the account's own in the key's
-# mode, meter events' timestamps, valid relative to the customer's time (the past 35 days to 5
-# minutes ahead), and summaries' ranges (midnights in Sri Lanka, both or neither). Any other
-# refusal of schema-valid data is still a failure.
+# (`items_invalid`); a feature attached to a product, which must be an active one of the account's
+# (`feature_invalid`); billing dates, which are valid relative to now or to a test clock's time
+# (`billing_date_invalid`); usage's customers, which must be the account's own in the key's mode,
+# meter events' timestamps, valid relative to the customer's time (the past 35 days to 5 minutes
+# ahead), and summaries' ranges (midnights in Sri Lanka, both or neither). Any other refusal of
+# schema-valid data is still a failure.
 URL_FIELDS = {"successUrl", "cancelUrl", "url"}
 USAGE_FIELDS = re.compile(r"^(events\[\d+\]\.)?(customerId|timestamp)$|^(startTime|endTime)$")
 USAGE_PATHS = ("/v1/meter_events", "/v1/meters/", "/v1/billing/alerts")
@@ -54,7 +55,7 @@ def filter_failure(context, failure, case, response):
     paths = {field.get("path") for field in body.get("fields", [])}
     if body.get("reason") == "amount":
         return paths != {"lineItems"}
-    if body.get("reason") in ("price_invalid", "meter_invalid", "items_invalid", "billing_date_invalid"):
+    if body.get("reason") in ("price_invalid", "meter_invalid", "items_invalid", "feature_invalid", "billing_date_invalid"):
         return not paths
     if case.path == "/v1/account/upgrade_requests":
         return paths != {"plan"}

@@ -18,6 +18,9 @@ interface Words {
   /** payment_failed's second paragraph: when the card is tried again, or that it is not. */
   retryOn: string;
   noRetry: string;
+  /** An invoice's lines below its total, when not 0: the credit balance it used, its credit notes. */
+  creditApplied: string;
+  creditNotes: string;
   kinds: Record<EmailKind, KindWords>;
 }
 
@@ -27,6 +30,8 @@ const en: Words = {
   footer: 'This email was sent by {merchant} through Kasi.',
   retryOn: 'We will try your card again on {nextAttempt}.',
   noRetry: 'We will not try your card again: please pay the invoice on its page.',
+  creditApplied: 'Credit applied from your balance: {credit}',
+  creditNotes: 'Credit notes: {credit}',
   kinds: {
     receipt: {
       subject: 'Receipt from {merchant}: {amount}',
@@ -73,6 +78,8 @@ const si: Words = {
   footer: 'මෙම විද්‍යුත් තැපෑල Kasi හරහා {merchant} විසින් එවන ලදී.',
   retryOn: 'අපි {nextAttempt} දින ඔබගේ කාඩ්පතෙන් නැවත අය කිරීමට උත්සාහ කරමු.',
   noRetry: 'අපි ඔබගේ කාඩ්පතෙන් නැවත අය කිරීමට උත්සාහ නොකරමු: කරුණාකර ඉන්වොයිසිය එහි පිටුවේදී ගෙවන්න.',
+  creditApplied: 'ඔබගේ ශේෂයෙන් යෙදූ බැර: {credit}',
+  creditNotes: 'බැර සටහන්: {credit}',
   kinds: {
     receipt: {
       subject: '{merchant} වෙතින් ලදුපත: {amount}',
@@ -119,6 +126,8 @@ const ta: Words = {
   footer: 'இந்த மின்னஞ்சலை Kasi மூலம் {merchant} அனுப்பியது.',
   retryOn: '{nextAttempt} அன்று உங்கள் அட்டையில் மீண்டும் முயற்சிப்போம்.',
   noRetry: 'உங்கள் அட்டையில் மீண்டும் முயற்சிக்க மாட்டோம்: தயவுசெய்து விலைப்பட்டியலை அதன் பக்கத்தில் செலுத்துங்கள்.',
+  creditApplied: 'உங்கள் இருப்பிலிருந்து பயன்படுத்திய வரவு: {credit}',
+  creditNotes: 'வரவுக் குறிப்புகள்: {credit}',
   kinds: {
     receipt: {
       subject: '{merchant} இடமிருந்து ரசீது: {amount}',
