@@ -11,6 +11,7 @@ import { runRefundBench } from './refunds';
 import { runWebhookBench } from './webhooks';
 import { runBillingBench } from './billing';
 import { runSubscriptionChangeBench } from './subscription-changes';
+import { runUsageBench } from './usage';
 import { runAsCommand } from './command';
 
 const benchmarks: [string, (database: BenchDatabase) => Promise<void>][] = [
@@ -22,6 +23,7 @@ const benchmarks: [string, (database: BenchDatabase) => Promise<void>][] = [
   ['webhooks', runWebhookBench],
   ['billing', runBillingBench],
   ['subscription-changes', runSubscriptionChangeBench],
+  ['usage', runUsageBench],
   ['embedded-engine', () => runEmbeddedEngineBench()],
 ];
 

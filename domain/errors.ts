@@ -320,7 +320,6 @@ export type Reason = keyof typeof REASONS;
 export const NOT_RAISED_IN_THIS_VERSION: readonly Reason[] = [
   'coupon_invalid',
   'tax_rate_invalid',
-  'meter_exists',
   'promotion_invalid',
   'page_inactive',
   'page_closed',

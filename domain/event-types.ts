@@ -30,11 +30,11 @@ export const SENT_EVENT_TYPES = [
   'invoice.upcoming',
   'credit_note.created',
   'entitlements.active_entitlement_summary.updated',
+  'billing.alert.triggered',
 ] as const;
 
 /** Types the spec lists, which the `type` filter of GET /v1/events takes, that this version never sends yet. */
 export const NOT_YET_SENT_EVENT_TYPES = [
-  'billing.alert.triggered',
   'subscription_schedule.created',
   'subscription_schedule.completed',
   'subscription_schedule.released',

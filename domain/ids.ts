@@ -22,6 +22,7 @@ export const ID_PREFIXES = {
   subscriptionItem: 'si',
   invoice: 'in',
   meter: 'mtr',
+  billingAlert: 'alrt',
   webhookEndpoint: 'we',
   webhookDelivery: 'whd',
   paymentLink: 'plink',

@@ -99,7 +99,7 @@ export interface BilledItem {
 }
 
 /**
- * The lines a period of a subscription bills, one per item, in advance (licensed prices): the
+ * The lines a period of a subscription bills, one per licensed item, in advance: the
  * amount from domain/pricing.ts, prorated for a period cut short (by the second, or in the
  * account's `unit`: the part period up to an anchor); the unit amount
  * the price's own for a whole period of a per-unit price, else the amount per unit rounded to the
@@ -107,7 +107,8 @@ export interface BilledItem {
  */
 export function periodLines(items: readonly BilledItem[], period: BilledPeriod, unit: ProrationUnit = 'second'): InvoiceLine[] {
   const cut = period.fullEnd !== undefined && period.fullEnd.getTime() > period.end.getTime();
-  return items.map((item) => {
+  // Metered prices bill in arrears, from usage (domain/usage.ts usageLines): no line in advance.
+  return items.filter((item) => item.terms.usageType !== 'metered').map((item) => {
     const whole = amountForQuantity(item.terms, item.quantity);
     const amountCents = cut ? prorateIn(unit, whole, period.end.getTime() - period.start.getTime(), period.fullEnd!.getTime() - period.start.getTime()) : whole;
     const unitAmountCents = item.terms.billingScheme === 'per_unit' && !cut ? item.terms.unitAmountCents : item.quantity === 0 ? 0 : Math.round(amountCents / item.quantity);

@@ -7,6 +7,8 @@ import { loadConfig } from '../config';
 import { createLogger } from '../config/logger';
 import { openDatabase } from '../db/connection';
 import { purgeExpiredKeys } from '../db/idempotency-keys';
+import { purgeMeterEvents } from '../db/meters';
+import { USAGE_LIMITS } from '../domain/usage';
 import { startService } from './service';
 import { systemClock } from '../domain/clock';
 import { SearchAttributesMissingError } from '../orchestration/search-attributes';
@@ -20,6 +22,8 @@ async function main(): Promise<void> {
   const running = service.http;
   const purge = setInterval(() => {
     purgeExpiredKeys(db.knex, systemClock.now()).catch((err: unknown) => log.warn({ err }, 'purging idempotency keys failed'));
+    // Meter events past their identifiers' 35 days, a bounded batch an hour (their usage stays in its buckets).
+    purgeMeterEvents(db.knex, systemClock.now(), USAGE_LIMITS.windowMs).catch((err: unknown) => log.warn({ err }, 'purging meter events failed'));
   }, 60 * 60 * 1000);
   purge.unref();
   const publicNote = running.config.publicBaseUrl === running.url ? '' : ` (public address ${running.config.publicBaseUrl})`;

@@ -29,6 +29,7 @@ import * as invoiceAdjustments from './026-invoice-adjustments';
 import * as cardProcessors from './027-card-processors';
 import * as entitlements from './030-entitlements';
 import * as invoiceItemsAndCredit from './032-invoice-items-and-credit';
+import * as meters from './029-meters';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -64,6 +65,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['027-card-processors', cardProcessors],
   ['030-entitlements', entitlements],
   ['032-invoice-items-and-credit', invoiceItemsAndCredit],
+  ['029-meters', meters],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

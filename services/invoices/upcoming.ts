@@ -1,9 +1,10 @@
 // The next renewal's invoice, as it would be made, not stored (GET /v1/invoices/upcoming and
 // POST /v1/invoices/preview, which also previews a change of items): id `upcoming_<subscription
 // id>`, status `draft`, number null, its lines made by the very code a renewal bills with
-// (services/subscriptions/bill-period.ts), the proration lines waiting for it, the pending invoice
-// items and the amounts carried over that wait for the customer's next invoice after them, and the
-// credit balance it would use, so it equals the invoice cent for cent (unless another invoice of the customer takes those
+// (services/subscriptions/bill-period.ts), the usage of the period so far (metered items, in
+// arrears), the proration lines waiting for it, the pending invoice items and the amounts carried
+// over that wait for the customer's next invoice after them, and the credit balance it would use,
+// so it equals the invoice cent for cent (unless another invoice of the customer takes those
 // first). A trialing subscription's is the first paid period's, from the trial's end. 404 for a
 // subscription that will not renew: ended, paused, or to be canceled at or before its period's
 // end. invoice.upcoming carries it three days before each renewal.
@@ -22,6 +23,7 @@ import { nextPeriodOf, renewalLines, subscriptionDraft } from '../subscriptions/
 import { asksItemChange, prepareChange, readChange, type ChangeInput } from '../subscriptions/change';
 import { pendingInvoiceItemLines } from '../invoice-items/lines';
 import { pendingCarriedLines } from './carry-over';
+import { arrearsLines, periodsUsageSoFar, type UsageByPrice } from '../meters/usage';
 import { pendingProrations } from '../../db/pending-prorations';
 import type { InvoiceLine } from '../../domain/invoices';
 import { prorationDateRefusal } from '../../domain/subscription-changes';
@@ -42,6 +44,8 @@ export function willRenew(subscription: SubscriptionRow): boolean {
 export interface RenewalReads {
   items?: PricedItem[];
   customer?: CustomerTime;
+  /** The usage of the period so far (read with a batch of steps: services/subscriptions/step.ts). */
+  usage?: UsageByPrice;
 }
 
 export async function upcomingInvoice(ctx: Pick<ServiceContext, 'db'>, subscription: SubscriptionRow, known: RenewalReads & { items?: PricedItem[]; prorations?: InvoiceLine[] } = {}): Promise<InvoiceRow> {
@@ -64,8 +68,11 @@ export async function renewalInvoice(ctx: Pick<ServiceContext, 'db'>, subscripti
   const waiting = subscription.prorations_pending ? await pendingProrations(ctx.db, subscription.id) : [];
   const period = nextPeriodOf(trialing ? { ...subscription, billing_cycle_anchor: start } : subscription, items, start);
   const customer = known.customer ?? (await customerTime(ctx.db, subscription.customer_id));
+  // The usage so far of the period that ends, billed in arrears by the renewal (none after a trial).
+  const usage = trialing ? undefined : (known.usage ?? (await periodsUsageSoFar(ctx, [{ subscription, items, to: start }])).get(subscription.id));
+  const arrears = trialing ? [] : arrearsLines(items, usage, { start: subscription.current_period_start, end: start });
   // When it will be made: the renewal's instant.
-  const lines = [...renewalLines(subscription, items, period), ...waiting, ...(known.prorations ?? []), ...(await waitingLines(ctx, subscription, customer, period.start))];
+  const lines = [...renewalLines(subscription, items, period), ...arrears, ...waiting, ...(known.prorations ?? []), ...(await waitingLines(ctx, subscription, customer, period.start))];
   return subscriptionDraft(subscription, { id: upcomingInvoiceId(subscription.id), reason: 'subscription_cycle', period, lines, createdAt: period.start, creditBalanceCents: customer.credit_balance_cents });
 }
 
@@ -124,8 +131,8 @@ export async function previewInvoice(ctx: Pick<ServiceContext, 'db' | 'clock'>, 
  * invoice.upcoming, three days before a renewal (a step of the subscription's workflow): the
  * renewal's invoice as it will be made, once per period.
  */
-export async function announceUpcomingInvoice(ctx: TransactionContext, subscription: SubscriptionRow, at: Date, { items, customer }: StepReads): Promise<SubscriptionRow> {
+export async function announceUpcomingInvoice(ctx: TransactionContext, subscription: SubscriptionRow, at: Date, { items, customer, usage }: StepReads): Promise<SubscriptionRow> {
   const noticed = await updateSubscription(ctx.db, subscription.id, { upcoming_notice_for: subscription.current_period_end });
-  await writeLast(ctx, recordEventsStatement([{ accountId: noticed.account_id, mode: noticed.mode, type: 'invoice.upcoming', data: invoiceView(await upcomingInvoice(ctx, noticed, { items, customer })), now: at }]));
+  await writeLast(ctx, recordEventsStatement([{ accountId: noticed.account_id, mode: noticed.mode, type: 'invoice.upcoming', data: invoiceView(await upcomingInvoice(ctx, noticed, { items, customer, usage })), now: at }]));
   return noticed;
 }

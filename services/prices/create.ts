@@ -1,5 +1,5 @@
-// Create a price: the terms checked by domain/pricing.ts (price_invalid), metered prices' meter
-// (meter_invalid: no meters exist yet, so every meterId is refused), and its product, an active
+// Create a price: the terms checked by domain/pricing.ts (price_invalid), a metered price's meter
+// (an active meter of this mode, else meter_invalid), and its product, an active
 // product of the caller's in this mode, or a new one made with it in the same transaction.
 import { newId } from '../../crypto/ids';
 import { insertPrice, pricedRow, type PricedRow, type PriceRow } from '../../db/prices';
@@ -10,6 +10,7 @@ import { priceTerms, type PriceTermsInput } from '../../domain/pricing';
 import type { AccountScope, ServiceContext } from '../context';
 import { findOwned } from '../owned';
 import { createProduct, type ProductInput } from '../products/create';
+import { activeMeter } from '../meters/named';
 
 export interface PriceInput extends PriceTermsInput {
   productId?: string;
@@ -22,12 +23,12 @@ export interface PriceInput extends PriceTermsInput {
 
 const invalid = (reason: 'price_invalid' | 'meter_invalid', message: string, fields: FieldError[]) => new ApiError(reason, message, { fields });
 
-function meterRefusal(input: PriceInput, metered: boolean): ApiError | null {
-  if (!metered && input.meterId !== undefined) return invalid('price_invalid', 'Only a metered price takes a meter.', [{ path: 'meterId', message: 'Not taken by a licensed price.' }]);
+/** A metered price's meter: an active meter of the caller's in this mode (else meter_invalid); none for a licensed price. */
+async function meterOf(ctx: ServiceContext, scope: AccountScope, input: PriceInput, metered: boolean): Promise<string | null> {
+  if (!metered && input.meterId !== undefined) throw invalid('price_invalid', 'Only a metered price takes a meter.', [{ path: 'meterId', message: 'Not taken by a licensed price.' }]);
   if (!metered) return null;
-  if (input.meterId === undefined) return invalid('meter_invalid', 'A metered price needs the id of an active meter of this mode.', [{ path: 'meterId', message: 'Required for a metered price.' }]);
-  // Meters come with usage billing: until then no id names an active meter.
-  return invalid('meter_invalid', `No active meter of this mode has the id ${input.meterId}.`, [{ path: 'meterId', message: 'Not an active meter of this mode.' }]);
+  if (input.meterId === undefined) throw invalid('meter_invalid', 'A metered price needs the id of an active meter of this mode.', [{ path: 'meterId', message: 'Required for a metered price.' }]);
+  return (await activeMeter(ctx, scope, input.meterId)).id;
 }
 
 /** The price's product: made with it (`product`), or the caller's, in this mode and active (`productId`; the schema sends one of them). */
@@ -42,8 +43,7 @@ export async function createPrice(ctx: ServiceContext, scope: AccountScope, inpu
   const made = priceTerms(input);
   if ('problems' in made) throw invalid('price_invalid', `The price cannot price anything as sent: ${made.problems.map((p) => `${p.path}: ${p.message}`).join(' ')}`, made.problems);
   const { terms } = made;
-  const meter = meterRefusal(input, terms.usageType === 'metered');
-  if (meter !== null) throw meter;
+  const meterId = await meterOf(ctx, scope, input, terms.usageType === 'metered');
   const product = await productFor(ctx, scope, input);
   const now = ctx.clock.now();
   const row: PriceRow = {
@@ -61,7 +61,7 @@ export async function createPrice(ctx: ServiceContext, scope: AccountScope, inpu
     tiers: terms.tiers,
     package_size: terms.packageSize,
     usage_type: terms.usageType,
-    meter_id: null,
+    meter_id: meterId,
     created_at: now,
     archived_at: null,
   };

@@ -108,6 +108,8 @@ export interface PeriodStart {
   /** The caller writes nothing after (services/invoices/transition.ts finalizeInvoice). */
   last?: boolean;
   customer?: CustomerTime;
+  /** The usage lines of the period that ends, billed in arrears after the new period's own. */
+  arrears?: InvoiceLine[];
 }
 
 /**
@@ -134,7 +136,7 @@ export async function startPeriod(ctx: TransactionContext, subscription: Subscri
   const moved = start.last === true ? { ...subscription, ...changes } : await updateSubscription(ctx.db, subscription.id, changes);
   const before = start.last === true ? [subscriptionUpdateStatement(subscription.id, changes)] : [];
   const updated = { accountId: moved.account_id, mode: moved.mode, type: 'customer.subscription.updated' as const, data: subscriptionView(moved, items), now };
-  const invoice = await billPeriod(ctx, moved, [...renewalLines(subscription, items, period), ...prorations], period, 'subscription_cycle', now, start.collection, { id: invoiceId, after: [updated], last: start.last, customer: start.customer, before });
+  const invoice = await billPeriod(ctx, moved, [...renewalLines(subscription, items, period), ...(start.arrears ?? []), ...prorations], period, 'subscription_cycle', now, start.collection, { id: invoiceId, after: [updated], last: start.last, customer: start.customer, before });
   // Paid at once, it may have moved the subscription on.
   return invoice.status === 'paid' ? lockSubscription(ctx.db, subscription.id) : moved;
 }

@@ -76,7 +76,8 @@ export async function readChange(db: ServiceContext['db'], subscription: Subscri
   return { before, prices: new Map(named.map((id, i) => [id, prices[i]])) };
 }
 
-const prorated = (items: readonly PricedItem[]): ProratedItem[] => billedItems(items).map((billed, i) => ({ ...billed, itemId: items[i]!.id }));
+// Metered items bill their usage in arrears: nothing of theirs is prorated.
+const prorated = (items: readonly PricedItem[]): ProratedItem[] => billedItems(items).flatMap((billed, i) => (billed.terms.usageType === 'metered' ? [] : [{ ...billed, itemId: items[i]!.id }]));
 
 /**
  * The change `input` asks of the subscription at `now` (the customer's), prorated in the

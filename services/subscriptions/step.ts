@@ -14,17 +14,22 @@ import { nextSubscriptionStep, sameStep, type SubscriptionDue, type Subscription
 import type { ServiceDeps, TransactionContext } from '../context';
 import { inTransaction } from '../run';
 import { announceUpcomingInvoice } from '../invoices/upcoming';
+import { billPeriodsUsage, periodsUsageSoFar, type UsageByPrice } from '../meters/usage';
 import { expireIncomplete } from './expire';
 import { dropPendingUpdate } from './pending-update';
 import { resumeCollection } from './pause';
 import { endAsScheduled, renewSubscription } from './renew';
 import { endTrial, noticeTrialEnd } from './trial';
 
-/** What the steps taken together read at once for each subscription: its items, and its customer's time. */
+/** What the steps taken together read at once for each subscription: its items, its customer's time, and its period's usage (billed by renewals and scheduled ends, shown so far by invoice.upcoming). */
 export interface StepReads {
   items: PricedItem[];
   customer: CustomerTime;
+  usage?: UsageByPrice;
 }
+
+/** The steps that bill a period's usage in arrears: a renewal, and an end at `cancelAt`. */
+const ARREARS_STEPS: readonly SubscriptionDue['kind'][] = ['renew', 'cancel'];
 
 /** The steps that can end a subscription before its period's end, voiding its open invoices. */
 const ENDING_STEPS: readonly SubscriptionDue['kind'][] = ['expire_incomplete', 'trial_end', 'cancel', 'pending_update_expires'];
@@ -33,7 +38,7 @@ const STEPS: Record<SubscriptionDue['kind'], (ctx: TransactionContext, subscript
   expire_incomplete: expireIncomplete,
   trial_will_end: noticeTrialEnd,
   trial_end: endTrial,
-  cancel: (ctx, subscription, at) => endAsScheduled(ctx, subscription, at),
+  cancel: (ctx, subscription, at, { items, usage }) => endAsScheduled(ctx, subscription, at, { items, usage }),
   invoice_upcoming: announceUpcomingInvoice,
   renew: renewSubscription,
   resume_collection: resumeCollection,
@@ -75,6 +80,18 @@ export function stepSubscriptions(deps: ServiceDeps, requests: readonly StepRequ
     const taking = [...locked.values()].map((l) => l.subscription).filter((s) => requests.some((r) => r.subscriptionId === s.id && r.due !== null && sameStep(nextSubscriptionStep(s), r.due)));
     const items = taking.length === 0 ? new Map<string, PricedItem[]>() : await itemsBySubscription(ctx.db, taking.map((s) => s.id));
     const customers = taking.length === 0 ? new Map<string, CustomerTime>() : await customerTimes(ctx.db, taking.map((s) => s.customer_id));
+    // The usage the renewals and ends bill, marked invoiced, and the usage so far the notices
+    // show: one statement each for the batch (none without metered items).
+    const periods = (kinds: readonly SubscriptionDue['kind'][], end: (subscription: SubscriptionRow, at: Date) => Date) =>
+      taking.flatMap((subscription) => {
+        // Taken only when due: its next step is the one asked for.
+        const due = nextSubscriptionStep(subscription);
+        return 'at' in due && kinds.includes(due.kind) ? [{ subscription, items: items.get(subscription.id)!, to: end(subscription, new Date(due.at)) }] : [];
+      });
+    const usage = new Map([
+      ...(await billPeriodsUsage(ctx, periods(ARREARS_STEPS, (_, at) => at))),
+      ...(await periodsUsageSoFar(ctx, periods(['invoice_upcoming'], (subscription) => subscription.current_period_end))),
+    ]);
     const clocks = new Map<string, LockedClock>();
     const stepped: SteppedSubscription[] = [];
     for (const { subscriptionId, due } of requests) {
@@ -82,7 +99,7 @@ export function stepSubscriptions(deps: ServiceDeps, requests: readonly StepRequ
       if (row === undefined) throw new Error(`subscription ${subscriptionId} not found`);
       let { subscription } = row;
       if (due !== null && sameStep(nextSubscriptionStep(subscription), due)) {
-        const reads = { items: items.get(subscriptionId)!, customer: customers.get(subscription.customer_id)! };
+        const reads = { items: items.get(subscriptionId)!, customer: customers.get(subscription.customer_id)!, usage: usage.get(subscriptionId) };
         subscription = await STEPS[due.kind](ctx, subscription, new Date(due.at), reads);
       }
       // A second request for the subscription in the batch (a retried activity) finds it as the first left it.

@@ -229,6 +229,13 @@ describe('docs/reference/events.md: every event type with a payload from a run',
     await choose('invoice.marked_uncollectible', { about: bill.id });
     assert.equal((await read(`/v1/subscriptions/${sent.id}`)).status, 'active');
 
+    // Usage: a billing alert at 1,000 API calls in a customer's period, reached by one batch.
+    const meter = await post('/v1/meters', { displayName: 'API calls', eventName: 'api_call', aggregation: 'sum' });
+    await post('/v1/billing/alerts', { title: '1,000 API calls', meterId: meter.id, threshold: 1000 });
+    const usage = await api.request('/v1/meter_events/batch', { key: main.keys.sk_test, body: { events: [{ eventName: 'api_call', customerId: sentCustomer.id, value: 400 }, { eventName: 'api_call', customerId: sentCustomer.id, value: 600 }] } });
+    assert.equal(usage.status, 200, usage.text);
+    await choose('billing.alert.triggered', { account: main.accountId });
+
     // The monthly limit of the starter plan (Rs. 1,000,000), approached, reached, and reset on the 1st.
     const busy = await merchant('Kandy Spice Traders');
     await payThrough(api, busy.keys.sk_test, 80_000_000);

@@ -27,11 +27,16 @@ def before_call(context, case, kwargs):
 # price's meter, which must exist: `meter_invalid`), checked by domain/pricing.ts and stated in the
 # schema's descriptions; a subscription's items, whose prices must be the account's own
 # (`items_invalid`); a feature attached to a product, which must be an active one of the account's
-# (`feature_invalid`); billing dates, which are valid relative to now or to a test clock's
-# time (`billing_date_invalid`); a credit note's amounts, which must add up and stay within its
-# invoice's total (`credit_note_amount`); and an invoice item's subscription, which must be its
-# customer's. Any other refusal of schema-valid data is still a failure.
+# (`feature_invalid`); billing dates, which are valid relative to now or to a test clock's time
+# (`billing_date_invalid`); a credit note's amounts, which must add up and stay within its
+# invoice's total (`credit_note_amount`); an invoice item's subscription, which must be its
+# customer's; usage's customers, which must be the account's own in the key's mode, meter events'
+# timestamps, valid relative to the customer's time (the past 35 days to 5 minutes ahead), and
+# summaries' ranges (midnights in Sri Lanka, both or neither). Any other refusal of schema-valid
+# data is still a failure.
 URL_FIELDS = {"successUrl", "cancelUrl", "url"}
+USAGE_FIELDS = re.compile(r"^(events\[\d+\]\.)?(customerId|timestamp)$|^(startTime|endTime)$")
+USAGE_PATHS = ("/v1/meter_events", "/v1/meters/", "/v1/billing/alerts")
 
 
 @schemathesis.hook
@@ -58,4 +63,6 @@ def filter_failure(context, failure, case, response):
         return paths != {"subscriptionId"}
     if case.path == "/v1/account/upgrade_requests":
         return paths != {"plan"}
+    if case.path.startswith(USAGE_PATHS) and paths:
+        return not all(USAGE_FIELDS.match(p or "") for p in paths)
     return not paths or not paths <= URL_FIELDS
