@@ -27,9 +27,9 @@ import * as subscriptionChanges from './023-subscription-changes';
 import * as pauseAndAnchors from './025-pause-and-anchors';
 import * as invoiceAdjustments from './026-invoice-adjustments';
 import * as cardProcessors from './027-card-processors';
+import * as meters from './029-meters';
 import * as entitlements from './030-entitlements';
 import * as invoiceItemsAndCredit from './032-invoice-items-and-credit';
-import * as meters from './029-meters';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -63,9 +63,9 @@ const MIGRATIONS: [string, Migration][] = [
   ['025-pause-and-anchors', pauseAndAnchors],
   ['026-invoice-adjustments', invoiceAdjustments],
   ['027-card-processors', cardProcessors],
+  ['029-meters', meters],
   ['030-entitlements', entitlements],
   ['032-invoice-items-and-credit', invoiceItemsAndCredit],
-  ['029-meters', meters],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
