@@ -28,6 +28,8 @@ export const ID_PREFIXES = {
   upgradeRequest: 'upreq',
   email: 'em',
   testClock: 'clock',
+  coupon: 'coupon',
+  taxRate: 'txr',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

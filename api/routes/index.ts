@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Processors } from '../../processor';
 import type { RouteSpec } from '../platform/route';
 import { accountRoutes } from './account';
+import { couponRoutes } from './billing/coupons';
 import { invoiceRoutes } from './billing/invoices';
 import { priceRoutes } from './billing/prices';
 import { subscriptionRoutes } from './billing/subscriptions';
@@ -21,7 +22,7 @@ import { eventRoutes } from './events';
 import { webhookEndpointRoutes } from './webhook-endpoints';
 
 export function apiRoutes(config: Config, processors: Processors, log: Logger): RouteSpec[] {
-  const routes: RouteSpec[] = [...accountRoutes, ...upgradeRequestRoutes, ...customerRoutes, ...productRoutes, ...priceRoutes, ...testClockRoutes, ...invoiceRoutes(processors, log), ...subscriptionRoutes, ...checkoutRoutes, ...paymentRoutes, ...refundRoutes, ...paymentLinkRoutes, ...cardRoutes(processors), ...eventRoutes, ...webhookEndpointRoutes];
+  const routes: RouteSpec[] = [...accountRoutes, ...upgradeRequestRoutes, ...customerRoutes, ...productRoutes, ...priceRoutes, ...couponRoutes, ...testClockRoutes, ...invoiceRoutes(processors, log), ...subscriptionRoutes, ...checkoutRoutes, ...paymentRoutes, ...refundRoutes, ...paymentLinkRoutes, ...cardRoutes(processors), ...eventRoutes, ...webhookEndpointRoutes];
   routes.push(openApiRoute(() => routes, config.publicBaseUrl));
   return routes;
 }

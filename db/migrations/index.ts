@@ -25,6 +25,7 @@ import * as carriedAmounts from './021-carried-amounts';
 import * as namedCustomers from './022-named-customers';
 import * as subscriptionChanges from './023-subscription-changes';
 import * as pauseAndAnchors from './025-pause-and-anchors';
+import * as couponsAndTaxRates from './028-coupons-and-tax-rates';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -56,6 +57,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['022-named-customers', namedCustomers],
   ['023-subscription-changes', subscriptionChanges],
   ['025-pause-and-anchors', pauseAndAnchors],
+  ['028-coupons-and-tax-rates', couponsAndTaxRates],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
