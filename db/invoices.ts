@@ -1,6 +1,7 @@
 // Invoices and their numbering (migration 016).
 import type { Knex } from 'knex';
 import type { Mode } from '../domain/api-keys';
+import type { InvoiceTax } from '../domain/invoice-arithmetic';
 import { INVOICE_NUMBER_FORM, type BillingReason, type CollectionMethod, type InvoiceLine, type InvoiceStatus } from '../domain/invoices';
 import { eventArrays, insertEventsSql, NOTIFY_IF_UNDISPATCHED, type EventRow } from './events';
 import { sql, type Statement } from './sql';
@@ -27,6 +28,9 @@ export interface InvoiceRow {
   amount_due_cents: string | number;
   amount_paid_cents: string | number;
   credit_notes_cents: string | number;
+  /** The coupon whose discount it carries, and its taxes (migration 026). */
+  coupon_id: string | null;
+  taxes: InvoiceTax[];
   collection_method: CollectionMethod;
   days_until_due: number | null;
   due_date: Date | null;
@@ -50,7 +54,7 @@ export interface InvoiceRow {
 }
 
 export async function insertInvoice(db: Db, row: InvoiceRow): Promise<void> {
-  await db('invoices').insert({ ...row, lines: JSON.stringify(row.lines) });
+  await db('invoices').insert({ ...row, lines: JSON.stringify(row.lines), taxes: JSON.stringify(row.taxes) });
 }
 
 export async function findInvoice(db: Db, id: string): Promise<InvoiceRow> {
@@ -101,7 +105,7 @@ const NUMBERED_SQL = `numbered as (
   )`;
 
 function invoiceValue(column: string, value: unknown): unknown {
-  return column === 'lines' ? JSON.stringify(value) : value;
+  return column === 'lines' || column === 'taxes' ? JSON.stringify(value) : value;
 }
 
 /**

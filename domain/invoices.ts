@@ -1,5 +1,5 @@
-// Invoices' pure rules: their statuses and which action each allows, their numbers, and their
-// totals from their lines (discounts, taxes and credit come with the issues that add them).
+// Invoices' pure rules: their statuses and which action each allows, their numbers and their
+// lines; their amounts are domain/invoice-arithmetic.ts's.
 import { PAYMENT_MIN_CENTS } from './checkout-rules';
 import type { Locale } from './locale';
 import { amountForQuantity, type PriceTerms } from './pricing';
@@ -25,6 +25,10 @@ export interface InvoiceLine {
   proration: boolean;
   /** The price the line bills; null for added lines and carried amounts (DESIGN.md, "Proration lines"). */
   priceId: string | null;
+  /** False when a coupon does not apply to it (absent: it does). */
+  discountable?: boolean;
+  /** False when it is outside the taxed amount: an amount carried over, taxed on its own invoice (absent: taxed). */
+  taxable?: boolean;
 }
 
 /** The hosted invoice page's path in the customer's language (English has no prefix). */
@@ -41,21 +45,6 @@ export const INVOICE_NUMBER_FORM = { prefix: 'INV-', digits: 6 } as const;
 export function invoiceNumber(n: number): string {
   if (!Number.isSafeInteger(n) || n < 1) throw new RangeError(`invoice number ${n}`);
   return `${INVOICE_NUMBER_FORM.prefix}${String(n).padStart(INVOICE_NUMBER_FORM.digits, '0')}`;
-}
-
-export interface InvoiceTotals {
-  subtotalCents: number;
-  discountCents: number;
-  taxCents: number;
-  totalCents: number;
-  creditAppliedCents: number;
-  amountDueCents: number;
-}
-
-/** The totals of `lines`: their sum, nothing off and nothing added yet. */
-export function invoiceTotals(lines: readonly InvoiceLine[]): InvoiceTotals {
-  const subtotalCents = lines.reduce((sum, line) => sum + line.amountCents, 0);
-  return { subtotalCents, discountCents: 0, taxCents: 0, totalCents: subtotalCents, creditAppliedCents: 0, amountDueCents: Math.max(0, subtotalCents) };
 }
 
 /**
@@ -83,6 +72,8 @@ export function carriedLine(sourceNumber: string, amountCents: number): InvoiceL
     periodEnd: null,
     proration: false,
     priceId: null,
+    discountable: false,
+    taxable: false,
   };
 }
 
@@ -134,11 +125,18 @@ export function periodLines(items: readonly BilledItem[], period: BilledPeriod, 
 }
 
 /** The one-off lines added to an invoice (a subscription's `addInvoiceItems`): no period, no proration. */
-export function addedLines(items: readonly { description: string; unitAmountCents: number; quantity?: number }[]): InvoiceLine[] {
+export function addedLines(items: readonly { description: string; unitAmountCents: number; quantity?: number; discountable?: boolean }[]): InvoiceLine[] {
   return items.map((item) => {
     const quantity = item.quantity ?? 1;
-    return { description: item.description, quantity, unitAmountCents: item.unitAmountCents, amountCents: item.unitAmountCents * quantity, periodStart: null, periodEnd: null, proration: false, priceId: null };
+    const line: InvoiceLine = { description: item.description, quantity, unitAmountCents: item.unitAmountCents, amountCents: item.unitAmountCents * quantity, periodStart: null, periodEnd: null, proration: false, priceId: null };
+    return item.discountable === false ? { ...line, discountable: false } : line;
   });
+}
+
+/** A line as the public Invoice shows it: without the flags that only the arithmetic reads. */
+export function publicLine(line: InvoiceLine): Omit<InvoiceLine, 'discountable' | 'taxable'> {
+  const { discountable: _discountable, taxable: _taxable, ...shown } = line;
+  return shown;
 }
 
 /** A trial's lines: each item for nothing over the trial. */

@@ -1,5 +1,6 @@
 // The public Invoice object (API answers and invoice.* event payloads).
 import type { InvoiceRow } from '../db/invoices';
+import { publicLine } from '../domain/invoices';
 import { centsFromDb, CURRENCY } from '../domain/money';
 import { timestamp } from '../domain/time';
 
@@ -15,12 +16,12 @@ export function invoiceView(row: InvoiceRow) {
     billingReason: row.billing_reason,
     periodStart: timestamp(row.period_start),
     periodEnd: timestamp(row.period_end),
-    lines: row.lines,
+    lines: row.lines.map(publicLine),
     subtotalCents: centsFromDb(row.subtotal_cents),
     discountCents: centsFromDb(row.discount_cents),
-    couponId: null,
+    couponId: row.coupon_id,
     taxCents: centsFromDb(row.tax_cents),
-    taxes: [],
+    taxes: row.taxes,
     totalCents: centsFromDb(row.total_cents),
     creditAppliedCents: centsFromDb(row.credit_applied_cents),
     amountDueCents: centsFromDb(row.amount_due_cents),

@@ -49,6 +49,17 @@ const lineSchema = object(
   ['description', 'quantity', 'unitAmountCents', 'amountCents', 'periodStart', 'periodEnd', 'proration', 'priceId'],
 );
 
+const taxSchema = object(
+  {
+    taxRateId: { type: 'string' },
+    percentage: { type: 'number', minimum: 0, maximum: 100 },
+    inclusive: { type: 'boolean' },
+    taxableAmountCents: { ...cents, description: 'The net amount taxed: subtotal − discount, less the tax that inclusive rates contain.' },
+    amountCents: { ...cents, description: 'Inclusive: the tax contained in the amount; exclusive: the tax added to it.' },
+  },
+  ['taxRateId', 'percentage', 'inclusive', 'taxableAmountCents', 'amountCents'],
+);
+
 const FIELDS = {
   object: { const: 'invoice' },
   id: { anyOf: [{ type: 'string', pattern: idPattern('invoice') }, { type: 'string', pattern: `^upcoming_${idPattern('subscription').slice(1)}`, description: 'A preview\'s: not stored.' }] },
@@ -65,7 +76,7 @@ const FIELDS = {
   discountCents: cents,
   couponId: nullable({ type: 'string' }),
   taxCents: cents,
-  taxes: { type: 'array' },
+  taxes: { type: 'array', items: taxSchema, description: 'One entry per tax rate, computed once per invoice and rate.' },
   totalCents: cents,
   creditAppliedCents: cents,
   amountDueCents: cents,

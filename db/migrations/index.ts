@@ -25,6 +25,7 @@ import * as carriedAmounts from './021-carried-amounts';
 import * as namedCustomers from './022-named-customers';
 import * as subscriptionChanges from './023-subscription-changes';
 import * as pauseAndAnchors from './025-pause-and-anchors';
+import * as invoiceAdjustments from './026-invoice-adjustments';
 import * as couponsAndTaxRates from './028-coupons-and-tax-rates';
 
 interface Migration {
@@ -57,6 +58,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['022-named-customers', namedCustomers],
   ['023-subscription-changes', subscriptionChanges],
   ['025-pause-and-anchors', pauseAndAnchors],
+  ['026-invoice-adjustments', invoiceAdjustments],
   ['028-coupons-and-tax-rates', couponsAndTaxRates],
 ];
 

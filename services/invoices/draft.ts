@@ -1,8 +1,9 @@
-// A new draft invoice, by hand or for a subscription's period: its totals from its lines, nothing
-// paid or attempted yet; written with invoice.created in the caller's transaction.
+// A new draft invoice, by hand or for a subscription's period: its amounts from its lines and
+// adjustments (domain/invoice-arithmetic.ts), nothing paid or attempted yet; written with
+// invoice.created in the caller's transaction.
 import { insertInvoice, type InvoiceRow } from '../../db/invoices';
 import { recordEvent } from '../../db/events';
-import { invoiceTotals } from '../../domain/invoices';
+import { invoiceAmounts, type InvoiceAdjustments } from '../../domain/invoice-arithmetic';
 import { invoiceView } from '../../views/invoice';
 import type { TransactionContext } from '../context';
 
@@ -11,9 +12,9 @@ export type DraftInput = Pick<
   'id' | 'account_id' | 'mode' | 'customer_id' | 'subscription_id' | 'billing_reason' | 'period_start' | 'period_end' | 'lines' | 'collection_method' | 'days_until_due' | 'memo' | 'created_at'
 >;
 
-/** A draft's row: its totals from its lines, nothing paid or attempted (a preview is one, not stored). */
-export function draftRow(input: DraftInput): InvoiceRow {
-  const totals = invoiceTotals(input.lines);
+/** A draft's row: its amounts from its lines and adjustments, nothing paid or attempted (a preview is one, not stored). */
+export function draftRow(input: DraftInput, adjustments?: InvoiceAdjustments): InvoiceRow {
+  const totals = invoiceAmounts(input.lines, adjustments);
   return {
     ...input,
     number: null,
@@ -25,7 +26,9 @@ export function draftRow(input: DraftInput): InvoiceRow {
     credit_applied_cents: totals.creditAppliedCents,
     amount_due_cents: totals.amountDueCents,
     amount_paid_cents: 0,
-    credit_notes_cents: 0,
+    credit_notes_cents: totals.creditNotesCents,
+    coupon_id: totals.couponId,
+    taxes: totals.taxes,
     due_date: null,
     attempt_count: 0,
     next_attempt_at: null,
@@ -41,8 +44,8 @@ export function draftRow(input: DraftInput): InvoiceRow {
   };
 }
 
-export async function writeDraftInvoice(ctx: TransactionContext, input: DraftInput): Promise<InvoiceRow> {
-  const row = draftRow(input);
+export async function writeDraftInvoice(ctx: TransactionContext, input: DraftInput, adjustments?: InvoiceAdjustments): Promise<InvoiceRow> {
+  const row = draftRow(input, adjustments);
   await insertInvoice(ctx.db, row);
   await recordEvent(ctx.db, { accountId: row.account_id, mode: row.mode, type: 'invoice.created', data: invoiceView(row), now: row.created_at });
   return row;

@@ -20,7 +20,8 @@ import { insertSubscription, updateSubscription, type PricedItem, type Subscript
 import { recordEvent } from '../../db/events';
 import { periodFrom, trialEndAfterDays } from '../../domain/billing-periods';
 import { returnUrlFields } from '../../domain/checkout-rules';
-import { addedLines, invoiceTotals, trialLines } from '../../domain/invoices';
+import { invoiceAmounts } from '../../domain/invoice-arithmetic';
+import { addedLines, trialLines } from '../../domain/invoices';
 import { billingCycleAnchorAt, partPeriodDeferred } from '../../domain/billing-anchor';
 import { billingDateRefusal, type TrialEndBehavior } from '../../domain/subscription-rules';
 import { ApiError } from '../../domain/errors';
@@ -110,7 +111,7 @@ export async function createSubscription(ctx: TransactionContext, scope: Account
   const priced: PricedItem[] = items.map((item, i) => ({ ...item, price: prices[i]! }));
   const firstLines = trial ? trialLines(billedItems(priced), firstPeriod) : subscriptionLines(priced, firstPeriod, scope.account.proration);
   // A part period up to the anchor below a card payment's minimum waits for the first renewal invoice.
-  const deferred = cycleAnchor > now && partPeriodDeferred(invoiceTotals(firstLines).subtotalCents) ? firstLines : null;
+  const deferred = cycleAnchor > now && partPeriodDeferred(invoiceAmounts(firstLines).subtotalCents) ? firstLines : null;
   const subscription: SubscriptionRow = {
     id,
     account_id: scope.account.id,

@@ -1,6 +1,7 @@
 // Invoice numbers, totals and a subscription period's lines, with the cents written out.
 import assert from 'node:assert/strict';
-import { addedLines, amountDueSettlement, carriedLine, invoiceNumber, invoiceTotals, periodLines, trialLines } from '../../domain/invoices';
+import { invoiceAmounts } from '../../domain/invoice-arithmetic';
+import { addedLines, amountDueSettlement, carriedLine, invoiceNumber, periodLines, trialLines } from '../../domain/invoices';
 import { periodFrom } from '../../domain/billing-periods';
 import type { PriceTerms } from '../../domain/pricing';
 import { prorate } from '../../domain/proration';
@@ -24,7 +25,7 @@ describe('invoices: numbers, totals and period lines', () => {
       { description: '3 × Pro plan', quantity: 3, unitAmountCents: 150_000, amountCents: 450_000, periodStart: '2027-01-31T04:30:00.000Z', periodEnd: '2027-02-28T04:30:00.000Z', proration: false, priceId: 'price_pro' },
       { description: '11 × SMS bundle', quantity: 11, unitAmountCents: 455, amountCents: 5_000, periodStart: '2027-01-31T04:30:00.000Z', periodEnd: '2027-02-28T04:30:00.000Z', proration: false, priceId: 'price_sms' },
     ]);
-    assert.deepEqual(invoiceTotals(lines), { subtotalCents: 455_000, discountCents: 0, taxCents: 0, totalCents: 455_000, creditAppliedCents: 0, amountDueCents: 455_000 });
+    assert.deepEqual(invoiceAmounts(lines), { subtotalCents: 455_000, discountCents: 0, couponId: null, taxes: [], taxCents: 0, totalCents: 455_000, creditAppliedCents: 0, creditNotesCents: 0, amountDueCents: 455_000 });
   });
 });
 
@@ -74,7 +75,7 @@ describe('amounts due below a card payment\'s minimum', () => {
     for (const bad of [-1, 0.5, Number.NaN]) assert.throws(() => amountDueSettlement(bad), RangeError);
   });
 
-  it('an amount carried over is a line of its own: the source invoice named, no price, no period, not a proration', () => {
+  it('an amount carried over is a line of its own: the source invoice named, no price, no period, not a proration, neither discounted nor taxed again', () => {
     assert.deepEqual(carriedLine('INV-000007', 999), {
       description: 'Carried over from invoice INV-000007 (below the card payment minimum)',
       quantity: 1,
@@ -84,7 +85,9 @@ describe('amounts due below a card payment\'s minimum', () => {
       periodEnd: null,
       proration: false,
       priceId: null,
+      discountable: false,
+      taxable: false,
     });
-    assert.deepEqual(invoiceTotals([carriedLine('INV-000001', 500), carriedLine('INV-000002', 500)]).amountDueCents, 1000);
+    assert.deepEqual(invoiceAmounts([carriedLine('INV-000001', 500), carriedLine('INV-000002', 500)]).amountDueCents, 1000);
   });
 });

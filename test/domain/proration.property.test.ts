@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { periodBoundary, periodFrom, type Recurrence } from '../../domain/billing-periods';
-import { invoiceTotals, periodLines } from '../../domain/invoices';
+import { invoiceAmounts } from '../../domain/invoice-arithmetic';
+import { periodLines } from '../../domain/invoices';
 import { amountForQuantity, type PriceTerms } from '../../domain/pricing';
 import { prorateIn, prorationLine, prorationLines, PRORATION_UNITS, type ProratedItem } from '../../domain/proration';
 import { planChange, PRORATION_BEHAVIORS } from '../../domain/subscription-changes';
@@ -95,7 +96,7 @@ describe('proration: properties (fast-check)', () => {
         fc.pre(after.length > 0);
         const plan = planChange({ before, after, behavior, at, status: 'active', anchor, period: { start, end }, recurrence: rec, newRecurrence: other ?? rec, cancelAt: null, unit: u });
         for (const lines of [plan.pending, plan.invoice?.lines ?? []]) {
-          const totals = invoiceTotals(lines);
+          const totals = invoiceAmounts(lines);
           assert.deepEqual([totals.subtotalCents, totals.totalCents, totals.amountDueCents], [sum(lines), sum(lines), Math.max(0, sum(lines))]);
           if (plan.newPeriod === null) for (const line of lines) assert.deepEqual([line.proration, line.periodStart, line.periodEnd], [true, at.toISOString(), end.toISOString()]);
         }

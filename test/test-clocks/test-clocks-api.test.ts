@@ -84,12 +84,13 @@ describe('test clocks API', () => {
     assert.deepEqual(answers.map((a) => [a.status, a.body.reason]), Array(5).fill([403, 'key_not_permitted']));
   });
 
-  it('customers on a clock: testClockId shown; a clock of another account or deleted is refused; an existing customer keeps its clock', async () => {
+  it('customers on a clock: testClockId shown, made in the clock\'s time; a clock of another account or deleted is refused; an existing customer keeps its clock', async () => {
     const clock = (await create({ frozenTime: '2027-02-01T00:00:00.000Z' })).body;
     const customer = async (body: unknown, key = keys.sk_test) => api.request('/v1/customers', { key, body, idempotencyKey: ik() });
     const made = await customer({ email: 'clocked@example.com', testClockId: clock.id });
-    assert.deepEqual([made.status, made.body.testClockId], [201, clock.id]);
-    assert.equal((await customer({ email: 'wall@example.com' })).body.testClockId, null);
+    assert.deepEqual([made.status, made.body.testClockId, made.body.createdAt], [201, clock.id, '2027-02-01T00:00:00.000Z']);
+    const wall = (await customer({ email: 'wall@example.com' })).body;
+    assert.deepEqual([wall.testClockId, wall.createdAt], [null, api.clock.now().toISOString()]);
     assert.equal((await customer({ email: 'clocked@example.com', name: 'Later' })).body.testClockId, clock.id);
     const { keys: other } = await api.merchant();
     const theirs = (await create({ frozenTime: '2027-02-01T00:00:00.000Z' }, other.sk_test)).body;
