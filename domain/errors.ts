@@ -180,12 +180,12 @@ export const REASONS = {
   },
   coupon_invalid: {
     code: 'CONFLICT',
-    when: 'The coupon is archived, used up, past its redeem-by date, or of the other mode.',
+    when: 'The coupon is archived, used up, past its redeem-by date, of the other mode, or not yours (or no coupon at all).',
     fix: 'Use an active coupon of this mode that still has redemptions left and whose redeem-by date has not passed.',
   },
   tax_rate_invalid: {
     code: 'CONFLICT',
-    when: 'The tax rate is archived, of the other mode, or not yours.',
+    when: 'The tax rate is archived, of the other mode, or not yours (or no tax rate at all).',
     fix: 'Use an active tax rate of your account in this mode.',
   },
   feature_exists: {
@@ -303,8 +303,6 @@ export type Reason = keyof typeof REASONS;
  * checks that these are exactly the reasons no source file names.
  */
 export const NOT_RAISED_IN_THIS_VERSION: readonly Reason[] = [
-  'coupon_invalid',
-  'tax_rate_invalid',
   'feature_exists',
   'meter_exists',
   'promotion_invalid',

@@ -6,7 +6,8 @@ import { findCoupon, redeemCoupon, type CouponRow } from '../../db/coupons';
 import { couponRefusal } from '../../domain/coupons';
 import { ApiError } from '../../domain/errors';
 import { couponState } from '../../views/coupon';
-import type { AccountScope, ServiceContext } from '../context';
+import type { Mode } from '../../domain/api-keys';
+import type { ServiceContext } from '../context';
 
 const WHY = {
   archived: 'is archived',
@@ -14,13 +15,15 @@ const WHY = {
   expired: 'is past its redeemBy date',
 } as const;
 
-export async function applyCoupon(ctx: Pick<ServiceContext, 'db' | 'clock'>, scope: AccountScope, couponId: string): Promise<CouponRow> {
+/** `owner`: the account and mode of what the coupon is applied to. */
+export async function applyCoupon(ctx: Pick<ServiceContext, 'db' | 'clock'>, owner: { accountId: string; mode: Mode }, couponId: string): Promise<CouponRow> {
   const now = ctx.clock.now();
-  const redeemed = await redeemCoupon(ctx.db, couponId, { accountId: scope.account.id, mode: scope.mode }, now);
+  const redeemed = await redeemCoupon(ctx.db, couponId, owner, now);
   if (redeemed !== undefined) return redeemed;
   const coupon = await findCoupon(ctx.db, couponId);
   const invalid = (why: string) => new ApiError('coupon_invalid', `The coupon ${couponId} ${why}.`, { fields: [{ path: 'couponId', message: why }] });
-  if (coupon === undefined || coupon.account_id !== scope.account.id) throw invalid('is not a coupon of yours');
-  if (coupon.mode !== scope.mode) throw invalid(`is a ${coupon.mode} coupon: use a ${coupon.mode} key, or a ${scope.mode} coupon`);
+  if (coupon === undefined || coupon.account_id !== owner.accountId) throw invalid('is not a coupon of yours');
+  if (coupon.mode !== owner.mode) throw invalid(`is a ${coupon.mode} coupon: use a ${coupon.mode} key, or a ${owner.mode} coupon`);
   throw invalid(WHY[couponRefusal(couponState(coupon), now) ?? 'used_up']);
 }
+

@@ -14,6 +14,7 @@ import { lockSubscription, subscriptionUpdateStatement, updateSubscription, type
 import type { Statement } from '../../db/sql';
 import { periodFrom, type BilledPeriod, type Recurrence } from '../../domain/billing-periods';
 import type { ProrationUnit } from '../../domain/proration';
+import { subscriptionAdjustments, type SubscriptionDiscount } from '../../domain/coupons';
 import { pauseInForce } from '../../domain/pause-collection';
 import { periodLines, type BilledItem, type BillingReason, type CollectionMethod, type InvoiceLine } from '../../domain/invoices';
 import { subscriptionView } from '../../views/subscription';
@@ -63,25 +64,35 @@ export async function billPeriod(
   reason: BillingReason,
   now: Date,
   collection: { method: CollectionMethod; daysUntilDue: number | null } = { method: subscription.collection_method, daysUntilDue: subscription.days_until_due },
-  written: { id?: string; after?: NewEvent[]; last?: boolean; customer?: CustomerTime; before?: Statement[] } = {},
+  written: { id?: string; after?: NewEvent[]; last?: boolean; customer?: CustomerTime; before?: Statement[]; discount?: SubscriptionDiscount | null } = {},
 ): Promise<InvoiceRow> {
   const id = written.id ?? newId('invoice', now.getTime());
+  // The discount this invoice ends (a `once` used, a `repeating` run out) ends on the row too,
+  // unless the caller has moved the row's on already and says which this invoice takes.
+  if (written.discount === undefined) {
+    const { after } = subscriptionAdjustments(subscription, period.start, lines);
+    if (after !== subscription.discount) await updateSubscription(ctx.db, subscription.id, { discount: after });
+  }
   // Read here when not given (finalizeInvoice would): it says whether an amount carried over waits.
   const customer = written.customer ?? (await customerTime(ctx.db, subscription.customer_id));
   const paused = pauseInForce(subscription, now);
   // Amounts carried over wait for an invoice that is collected, not one a pause keeps or closes.
   const carried = customer.carries && paused === null ? await takeCarriedLines(ctx, subscription.customer_id, id) : [];
-  const draft = subscriptionDraft(subscription, { id, reason, period, lines: [...lines, ...carried], createdAt: now, collection });
+  const draft = subscriptionDraft(subscription, { id, reason, period, lines: [...lines, ...carried], createdAt: now, collection, discount: written.discount });
   if (paused !== null) return billWhilePaused(ctx, draft, paused, { after: written.after, customer, before: written.before });
   return finalizeInvoice(ctx, draft, { fresh: true, after: written.after, last: written.last, customer, before: written.before });
 }
 
-/** A draft invoice of the subscription (one to be made, or a preview, not stored). */
+/**
+ * A draft invoice of the subscription (one to be made, or a preview, not stored), discounted and
+ * taxed as the subscription's discount (or `discount`, the one it had) and tax rates say.
+ */
 export function subscriptionDraft(
   subscription: SubscriptionRow,
-  draft: { id: string; reason: BillingReason; period: BilledPeriod; lines: InvoiceLine[]; createdAt: Date; collection?: { method: CollectionMethod; daysUntilDue: number | null } },
+  draft: { id: string; reason: BillingReason; period: BilledPeriod; lines: InvoiceLine[]; createdAt: Date; collection?: { method: CollectionMethod; daysUntilDue: number | null }; discount?: SubscriptionDiscount | null },
 ): InvoiceRow {
   const collection = draft.collection ?? { method: subscription.collection_method, daysUntilDue: subscription.days_until_due };
+  const { adjustments } = subscriptionAdjustments({ discount: draft.discount === undefined ? subscription.discount : draft.discount, tax_rates: subscription.tax_rates }, draft.period.start, draft.lines);
   return draftRow({
     id: draft.id,
     account_id: subscription.account_id,
@@ -96,7 +107,7 @@ export function subscriptionDraft(
     days_until_due: collection.daysUntilDue,
     memo: null,
     created_at: draft.createdAt,
-  });
+  }, adjustments);
 }
 
 /** How a period starts: the row's `changes`, its invoice's collection (the subscription's by default), and the customer's time when read already. */
@@ -121,6 +132,9 @@ export async function startPeriod(ctx: TransactionContext, subscription: Subscri
   // A part period that waited for the first renewal invoice goes onto it, once; so do the proration
   // lines of the changes made in the period before, after its own.
   const prorations = subscription.prorations_pending ? await takePendingProrations(ctx.db, subscription.id, invoiceId) : [];
+  const lines = [...renewalLines(subscription, items, period), ...prorations];
+  // The discount after this invoice (ended by it, or not), written with the period's other changes.
+  const { after } = subscriptionAdjustments(subscription, period.start, lines);
   const changes = {
     ...start.changes,
     current_period_start: period.start,
@@ -128,11 +142,12 @@ export async function startPeriod(ctx: TransactionContext, subscription: Subscri
     latest_invoice_id: invoiceId,
     ...(subscription.deferred_lines === null ? {} : { deferred_lines: null }),
     ...(subscription.prorations_pending ? { prorations_pending: false } : {}),
+    ...(after === subscription.discount ? {} : { discount: after }),
   };
   const moved = start.last === true ? { ...subscription, ...changes } : await updateSubscription(ctx.db, subscription.id, changes);
   const before = start.last === true ? [subscriptionUpdateStatement(subscription.id, changes)] : [];
   const updated = { accountId: moved.account_id, mode: moved.mode, type: 'customer.subscription.updated' as const, data: subscriptionView(moved, items), now };
-  const invoice = await billPeriod(ctx, moved, [...renewalLines(subscription, items, period), ...prorations], period, 'subscription_cycle', now, start.collection, { id: invoiceId, after: [updated], last: start.last, customer: start.customer, before });
+  const invoice = await billPeriod(ctx, moved, lines, period, 'subscription_cycle', now, start.collection, { id: invoiceId, after: [updated], last: start.last, customer: start.customer, before, discount: subscription.discount });
   // Paid at once, it may have moved the subscription on.
   return invoice.status === 'paid' ? lockSubscription(ctx.db, subscription.id) : moved;
 }
