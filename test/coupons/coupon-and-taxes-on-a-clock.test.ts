@@ -1,0 +1,91 @@
+// A subscription with a 20%-off coupon repeating for 3 months, Sri Lanka's 18% VAT added on top and a
+// 2.5% levy contained in the price, on a test clock, charged to a kept card: its first invoice and
+// four renewals with every cent written out (the coupon covers the periods starting in its three
+// months, then the discount is null), each renewal equal to the upcoming invoice read before it.
+// Then a `once` coupon with a trial: the trial's invoice of nothing leaves it for the first paid one.
+import assert from 'node:assert/strict';
+import type { MerchantKeys } from '../../db/merchants';
+import { startApiWithMerchant, type TestApi } from '../support/api';
+import { billingFlow } from '../invoices/billing-flow';
+
+describe('coupons and taxes on a test clock', function () {
+  this.timeout(120_000);
+  let api: TestApi;
+  let keys: MerchantKeys;
+  const { post, read, advance, customerWithCard, monthly, invoicesOf, chargesOf } = billingFlow(() => ({ api, keys }));
+
+  before(async () => ({ api, keys } = await startApiWithMerchant({ startAt: new Date('2027-01-10T04:30:00.000Z') })));
+  after(() => api.close());
+
+  /** What a person checks on an invoice by hand. */
+  const amounts = (invoice: any) => ({
+    periodStart: invoice.periodStart,
+    subtotalCents: invoice.subtotalCents,
+    discountCents: invoice.discountCents,
+    couponId: invoice.couponId,
+    taxes: invoice.taxes.map((t: any) => [t.percentage, t.inclusive, t.taxableAmountCents, t.amountCents]),
+    taxCents: invoice.taxCents,
+    totalCents: invoice.totalCents,
+    amountDueCents: invoice.amountDueCents,
+  });
+
+  it('20% off for 3 months, VAT 18% exclusive and a 2.5% levy inclusive: five invoices, the last two without the discount', async () => {
+    const { clock, customer, card } = await customerWithCard('coupon-clock@example.com', '2027-01-15T04:30:00.000Z', '01/39');
+    const price = await monthly();
+    const coupon = await post('/v1/coupons', { name: '20% off for 3 months', percentOff: 20, duration: 'repeating', durationInMonths: 3 });
+    const vat = await post('/v1/tax_rates', { displayName: 'VAT', percentage: 18, inclusive: false });
+    const levy = await post('/v1/tax_rates', { displayName: 'SSCL', percentage: 2.5, inclusive: true });
+    const subscription = await post('/v1/subscriptions', { customerId: customer.id, priceId: price.id, cardId: card.id, couponId: coupon.id, taxRateIds: [vat.id, levy.id] });
+    assert.deepEqual(subscription.discount, { couponId: coupon.id, start: '2027-01-15T04:30:00.000Z', end: '2027-04-15T04:30:00.000Z' });
+    await api.workflows.settle();
+
+    // 150000 − 30000 = 120000; the levy contains round(120000 × 2.5 / 102.5) = 2927; VAT is
+    // 18% of the net 117073 = 21073; the total 120000 + 21073.
+    const discounted = (periodStart: string) => ({
+      periodStart, subtotalCents: 150000, discountCents: 30000, couponId: coupon.id, taxes: [[18, false, 117073, 21073], [2.5, true, 117073, 2927]], taxCents: 21073, totalCents: 141073, amountDueCents: 141073,
+    });
+    // 150000: the levy contains round(150000 × 2.5 / 102.5) = 3659; VAT 18% of 146341 = 26341.
+    const full = (periodStart: string) => ({
+      periodStart, subtotalCents: 150000, discountCents: 0, couponId: null, taxes: [[18, false, 146341, 26341], [2.5, true, 146341, 3659]], taxCents: 26341, totalCents: 176341, amountDueCents: 176341,
+    });
+    const expected = [
+      discounted('2027-01-15T04:30:00.000Z'),
+      discounted('2027-02-15T04:30:00.000Z'),
+      discounted('2027-03-15T04:30:00.000Z'),
+      full('2027-04-15T04:30:00.000Z'),
+      full('2027-05-15T04:30:00.000Z'),
+    ];
+    for (const [i, renewal] of ['2027-02-15T04:30:00.000Z', '2027-03-15T04:30:00.000Z', '2027-04-15T04:30:00.000Z', '2027-05-15T04:30:00.000Z'].entries()) {
+      const upcoming = await read(`/v1/invoices/upcoming?subscriptionId=${subscription.id}`);
+      assert.deepEqual(amounts(upcoming), expected[i + 1], `the upcoming invoice before ${renewal}`);
+      await advance(clock.id, new Date(Date.parse(renewal) + 60_000).toISOString());
+      const made = (await invoicesOf(subscription.id))[i + 1];
+      assert.deepEqual(amounts(made), amounts(upcoming), `the renewal of ${renewal} is its preview`);
+      assert.deepEqual(made.lines, upcoming.lines);
+    }
+    const invoices = await invoicesOf(subscription.id);
+    assert.deepEqual(invoices.map(amounts), expected);
+    assert.deepEqual(invoices.map((i: any) => [i.status, i.amountPaidCents]), expected.map((e) => ['paid', e.totalCents]));
+    for (const [i, invoice] of invoices.entries()) assert.deepEqual((await chargesOf(invoice.id)).map((c: any) => [c.status, Number(c.amount_cents)]), [['succeeded', expected[i]!.totalCents]]);
+    const now = await read(`/v1/subscriptions/${subscription.id}`);
+    assert.deepEqual([now.discount, now.taxRateIds], [null, [vat.id, levy.id]]);
+    assert.equal((await read(`/v1/coupons/${coupon.id}`)).timesRedeemed, 1);
+  });
+
+  it('a once coupon with a 7-day trial: the trial\'s invoice of nothing keeps it, the first paid invoice uses it, the next does not', async () => {
+    const { clock, customer, card } = await customerWithCard('once-trial@example.com', '2027-01-15T04:30:00.000Z', '01/39');
+    const price = await monthly();
+    const coupon = await post('/v1/coupons', { amountOffCents: 50000, duration: 'once' });
+    const subscription = await post('/v1/subscriptions', { customerId: customer.id, priceId: price.id, cardId: card.id, couponId: coupon.id, trialDays: 7 });
+    assert.deepEqual(subscription.discount, { couponId: coupon.id, start: '2027-01-15T04:30:00.000Z', end: null });
+    await api.workflows.settle();
+    await advance(clock.id, '2027-02-23T00:00:00.000Z');
+    const invoices = await invoicesOf(subscription.id);
+    assert.deepEqual(invoices.map((i: any) => [i.periodStart, i.subtotalCents, i.discountCents, i.couponId, i.totalCents]), [
+      ['2027-01-15T04:30:00.000Z', 0, 0, null, 0],
+      ['2027-01-22T04:30:00.000Z', 150000, 50000, coupon.id, 100000],
+      ['2027-02-22T04:30:00.000Z', 150000, 0, null, 150000],
+    ]);
+    assert.equal((await read(`/v1/subscriptions/${subscription.id}`)).discount, null);
+  });
+});
