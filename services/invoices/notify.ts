@@ -10,6 +10,7 @@ import { invoiceView } from '../../views/invoice';
 import type { ServiceDeps, TransactionContext } from '../context';
 import { customerRecipient, keepEmail } from '../emails/keep';
 import { inTransaction } from '../run';
+import { readInvoiceSummary } from './summary';
 import { billingNowOf } from '../test-clocks/billing-now';
 
 type Kind = 'invoice' | 'invoice_reminder' | 'invoice_overdue';
@@ -19,7 +20,7 @@ async function emailInvoice(ctx: TransactionContext, invoice: InvoiceRow, kind: 
     accountId: invoice.account_id,
     mode: invoice.mode,
     ...(await customerRecipient(ctx, invoice.account_id, invoice.customer_id)),
-    content: { kind, number: invoice.number!, amountCents: centsFromDb(invoice.amount_due_cents), dueDate: invoice.due_date!, link: invoice.hosted_url! },
+    content: { kind, number: invoice.number!, amountCents: centsFromDb(invoice.amount_due_cents), dueDate: invoice.due_date!, link: invoice.hosted_url!, summary: await readInvoiceSummary(ctx.db, invoice) },
     objectId: invoice.id,
     at: now,
   });
