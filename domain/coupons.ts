@@ -11,12 +11,6 @@ export type CouponDuration = (typeof COUPON_DURATIONS)[number];
 
 export const COUPON_LIMITS = { nameMax: 40, maxAmountOffCents: 100_000_000, maxDurationInMonths: 36, maxRedemptions: 1_000_000 } as const;
 
-/** Whether `value` has at most `places` decimals (12.5 and 12.34 for two; 12.345 not), read as written. */
-export function hasDecimalsAtMost(value: number, places: number): boolean {
-  const scaled = value * 10 ** places;
-  return Math.abs(scaled - Math.round(scaled)) < 1e-6;
-}
-
 export interface CouponState {
   archived: boolean;
   maxRedemptions: number | null;

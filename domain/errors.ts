@@ -49,7 +49,7 @@ export const REASONS = {
   },
   billing_date_invalid: {
     code: 'VALIDATION_FAILED',
-    when: 'A trial end, cancel date or resume date is not after now and within two years.',
+    when: 'A trial end, cancel date, resume date or coupon redeem-by date is not after now and within two years.',
     fix: 'Send a time after now and within two years, in ISO 8601 with a zone (e.g. `2026-03-01T00:00:00+05:30`); on a test clock, "now" is the clock\'s frozen time.',
   },
   billing_cycle_anchor_invalid: {

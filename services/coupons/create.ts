@@ -1,10 +1,10 @@
 // Create a coupon (POST /v1/coupons): percent off (above 0, at most 100, two decimals) or an amount
-// off, exactly one; `repeating` with its months, the others without; `redeemBy` after now (wall
-// time) and within two years. The schema bounds each field; the rules across fields are here.
+// off, exactly one, and `repeating` with its months, the others without (the schema's rules);
+// `redeemBy` after now (wall time) and within two years (400 billing_date_invalid).
 import { newId } from '../../crypto/ids';
 import { insertCoupon, type CouponRow } from '../../db/coupons';
-import { hasDecimalsAtMost, type CouponDuration } from '../../domain/coupons';
-import { ApiError, type FieldError } from '../../domain/errors';
+import type { CouponDuration } from '../../domain/coupons';
+import { billingDateRefusal } from '../../domain/subscription-rules';
 import type { AccountScope, ServiceContext } from '../context';
 
 export interface CouponInput {
@@ -17,25 +17,11 @@ export interface CouponInput {
   redeemBy?: string;
 }
 
-function problems(input: CouponInput, now: Date): FieldError[] {
-  const found: FieldError[] = [];
-  if ((input.percentOff === undefined) === (input.amountOffCents === undefined)) found.push({ path: 'percentOff', message: 'Send exactly one of percentOff and amountOffCents.' });
-  if (input.percentOff !== undefined && !hasDecimalsAtMost(input.percentOff, 2)) found.push({ path: 'percentOff', message: 'At most two decimals.' });
-  if (input.duration === 'repeating' && input.durationInMonths === undefined) found.push({ path: 'durationInMonths', message: 'Required for a repeating coupon.' });
-  if (input.duration !== 'repeating' && input.durationInMonths !== undefined) found.push({ path: 'durationInMonths', message: 'Only for a repeating coupon.' });
-  if (input.redeemBy !== undefined) {
-    const redeemBy = new Date(input.redeemBy);
-    const latest = new Date(now);
-    latest.setUTCFullYear(latest.getUTCFullYear() + 2);
-    if (redeemBy <= now || redeemBy > latest) found.push({ path: 'redeemBy', message: `After now and within two years: up to ${latest.toISOString()}.` });
-  }
-  return found;
-}
-
 export async function createCoupon(ctx: ServiceContext, scope: AccountScope, input: CouponInput): Promise<CouponRow> {
   const now = ctx.clock.now();
-  const fields = problems(input, now);
-  if (fields.length > 0) throw new ApiError('VALIDATION_FAILED', 'The body is not valid.', { fields });
+  // Wall time, as redeemBy is judged by (a coupon is not on any customer's clock).
+  const dateRefusal = input.redeemBy === undefined ? null : billingDateRefusal('redeemBy', new Date(input.redeemBy), now);
+  if (dateRefusal !== null) throw dateRefusal;
   const row: CouponRow = {
     id: newId('coupon', now.getTime()),
     account_id: scope.account.id,

@@ -55,23 +55,26 @@ describe('coupons and tax rates', function () {
 
     it('refuses bodies that cannot make one', async () => {
       for (const [body, path] of [
-        [{ percentOff: 10, amountOffCents: 100, duration: 'once' }, 'percentOff'],
+        [{ percentOff: 10, amountOffCents: 100, duration: 'once' }, 'amountOffCents'],
         [{ duration: 'once' }, 'percentOff'],
         [{ percentOff: 12.345, duration: 'once' }, 'percentOff'],
         [{ percentOff: 0, duration: 'once' }, 'percentOff'],
+        [{ percentOff: 5e-324, duration: 'once' }, 'percentOff'],
         [{ percentOff: 100.01, duration: 'once' }, 'percentOff'],
         [{ amountOffCents: 100000001, duration: 'once' }, 'amountOffCents'],
         [{ percentOff: 10, duration: 'repeating' }, 'durationInMonths'],
         [{ percentOff: 10, duration: 'repeating', durationInMonths: 37 }, 'durationInMonths'],
         [{ percentOff: 10, duration: 'once', durationInMonths: 3 }, 'durationInMonths'],
-        [{ percentOff: 10, duration: 'once', redeemBy: '2027-02-28T00:00:00.000Z' }, 'redeemBy'],
-        [{ percentOff: 10, duration: 'once', redeemBy: '2029-03-02T00:00:00.000Z' }, 'redeemBy'],
         [{ percentOff: 10, duration: 'once', name: 'x'.repeat(41) }, 'name'],
         [{ percentOff: 10, duration: 'once', maxRedemptions: 0 }, 'maxRedemptions'],
       ] as const) {
         const res = await send('/v1/coupons', body);
         assert.deepEqual([res.status, res.body.code], [400, 'VALIDATION_FAILED'], JSON.stringify(body));
         assert.ok(res.body.fields.some((f: any) => f.path === path), `${JSON.stringify(body)}: ${res.text}`);
+      }
+      for (const redeemBy of ['2027-02-28T00:00:00.000Z', '2029-03-02T00:00:00.000Z']) {
+        const res = await send('/v1/coupons', { percentOff: 10, duration: 'once', redeemBy });
+        assert.deepEqual([res.status, res.body.reason, res.body.fields.map((f: any) => f.path)], [400, 'billing_date_invalid', ['redeemBy']], redeemBy);
       }
       assert.equal((await api.request('/v1/coupons', { key: keys.sk_test, body: { percentOff: 10, duration: 'once' } })).body.reason, 'idempotency_key_missing');
     });
@@ -108,7 +111,7 @@ describe('coupons and tax rates', function () {
       assert.deepEqual({ ...archived, active: true }, odd);
       assert.equal(archived.active, false);
       assert.deepEqual(refusal(await api.request(`/v1/tax_rates/${vat.id}`, { key: keys.sk_live })), [404, 'mode_mismatch']);
-      for (const body of [{ displayName: 'VAT', percentage: 18.00001, inclusive: false }, { displayName: 'VAT', percentage: 101, inclusive: false }, { displayName: '', percentage: 1, inclusive: false }, { displayName: 'VAT', percentage: 1 }]) {
+      for (const body of [{ displayName: 'VAT', percentage: 18.00001, inclusive: false }, { displayName: 'VAT', percentage: 5e-324, inclusive: false }, { displayName: 'VAT', percentage: 101, inclusive: false }, { displayName: '', percentage: 1, inclusive: false }, { displayName: 'VAT', percentage: 1 }]) {
         assert.deepEqual(refusal(await send('/v1/tax_rates', body)), [400, 'VALIDATION_FAILED'], JSON.stringify(body));
       }
     });

@@ -55,6 +55,7 @@ export const couponRoutes: RouteSpec[] = [
     idempotent: true,
     body: couponCreateSchema,
     responses: { 201: { description: 'The new coupon, valid.', schema: couponSchema, links: { getCoupon: { operationId: 'getCoupon', parameters: { id: '$response.body#/id' } } } } },
+    errors: ['billing_date_invalid'],
     async handler(input) {
       return { status: 201, body: couponView(await createCoupon(input, input.caller, input.body), input.clock.now()) };
     },
