@@ -10,6 +10,7 @@ import { systemClock } from '../domain/clock';
 import type { OrchestrationPort } from '../orchestration';
 import { commands, UsageError } from './commands';
 import { emailCommands } from './emails';
+import { GATEWAY_SIMULATOR_USAGE, runGatewaySimulator } from './gateway-simulator';
 import { priceCommands } from './prices';
 import { upgradeRequestCommands } from './upgrade-requests';
 import { shownLines } from './text';
@@ -34,7 +35,7 @@ const USAGE = `usage: kasi <command> [--json]
   kasi upgrade-requests decline <upgradeRequestId> [--reason <text>]
   kasi price archive <priceId>
   kasi emails <accountId> [--mode test|live]
-`;
+${GATEWAY_SIMULATOR_USAGE}`;
 
 /**
  * The CLI starts no workflows: the services it calls ask for none (`kasi webhook ping` makes its
@@ -71,6 +72,8 @@ const OPTIONS = {
 const MIGRATE_OPTIONS = { ...COMMON_OPTIONS, status: { type: 'boolean', default: false } } as const;
 
 async function main(argv: string[]): Promise<number> {
+  // A server of its own, with no database: it runs until interrupted.
+  if (argv[0] === 'gateway-simulator') return runGatewaySimulator(argv.slice(1));
   // A lenient first pass finds the command (an option's value is never taken for it).
   const first = parseArgs({ args: argv, allowPositionals: true, strict: false, options: OPTIONS }).positionals[0];
   const { values, positionals } =

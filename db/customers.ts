@@ -13,7 +13,7 @@ export interface CustomerRow {
   phone: string | null;
   locale: 'en' | 'si' | 'ta';
   default_card_id: string | null;
-  credit_balance_cents: number;
+  credit_balance_cents: string | number;
   test_clock_id: string | null;
   created_at: Date;
 }
@@ -94,14 +94,17 @@ export async function customerClockId(db: Knex | Knex.Transaction, customerId: s
 }
 
 const CUSTOMER_TIMES_SQL = `select c.id, c.locale, c.test_clock_id, t.frozen_time,
-    exists (select 1 from carried_amounts ca where ca.customer_id = c.id and ca.invoice_id is null) as carries
+    exists (select 1 from carried_amounts ca where ca.customer_id = c.id and ca.invoice_id is null) as carries,
+    exists (select 1 from invoice_items ii where ii.customer_id = c.id and ii.invoice_id is null) as has_items,
+    c.credit_balance_cents::float8 as credit_balance_cents
   from customers c left join test_clocks t on t.id = c.test_clock_id where c.id = any($1::text[])`;
 
 /**
- * A customer's language and test clock, with the clock's time (null on wall time), and whether an
- * amount carried over waits for their next invoice (so one made without any asks for none).
+ * A customer's language and test clock, with the clock's time (null on wall time), whether an
+ * amount carried over or an invoice item waits for their next invoice (so one made without any
+ * asks for none), and their credit balance as read (used under a lock: services/balance/apply.ts).
  */
-export type CustomerTime = Pick<CustomerRow, 'locale' | 'test_clock_id'> & { frozen_time: Date | null; carries: boolean };
+export type CustomerTime = Pick<CustomerRow, 'locale' | 'test_clock_id'> & { frozen_time: Date | null; carries: boolean; has_items: boolean; credit_balance_cents: number };
 
 /** The customers' times (customerTime), by id: one statement. */
 export async function customerTimes(db: Knex | Knex.Transaction, customerIds: readonly string[]): Promise<Map<string, CustomerTime>> {

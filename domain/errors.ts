@@ -72,6 +72,11 @@ export const REASONS = {
     when: 'No active meter of this mode has that id or event name.',
     fix: 'Use the id or event name of an active meter of this mode.',
   },
+  feature_invalid: {
+    code: 'VALIDATION_FAILED',
+    when: 'No active feature of this mode has that id.',
+    fix: 'Use the id of an active feature of this mode (`GET /v1/entitlements/features?active=true`); a test feature cannot be attached to a live product, nor the other way round, and an archived one must be brought back (`active: true`) first.',
+  },
   body_too_large: {
     code: 'VALIDATION_FAILED',
     status: 413,
@@ -165,8 +170,8 @@ export const REASONS = {
   },
   invoice_not_open: {
     code: 'CONFLICT',
-    when: 'Charge, void, mark uncollectible or send on an invoice that is not open (void is also allowed on a draft).',
-    fix: 'Read the invoice\'s `status` first: charge or mark uncollectible only an `open` invoice, send only an open one collected by sending (`send_invoice`), void only a `draft` or `open` one; finalise a draft first.',
+    when: 'Charge, void, mark uncollectible or send on an invoice that is not open (void is also allowed on a draft); a credit note on an invoice that is not open or paid.',
+    fix: 'Read the invoice\'s `status` first: charge or mark uncollectible only an `open` invoice, send only an open one collected by sending (`send_invoice`), void only a `draft` or `open` one, issue a credit note only on an `open` or `paid` one; finalise a draft first.',
   },
   invoice_payment_pending: {
     code: 'CONFLICT',
@@ -177,6 +182,16 @@ export const REASONS = {
     code: 'CONFLICT',
     when: 'The invoice\'s card (the subscription\'s or the customer\'s default) was never saved or was deleted.',
     fix: 'Have the customer pay on the invoice\'s page (`hostedInvoiceUrl`), which keeps their card, or set the subscription\'s `cardId` to a card they have kept.',
+  },
+  invoice_item_invoiced: {
+    code: 'CONFLICT',
+    when: 'A delete of an invoice item that is already on an invoice.',
+    fix: 'An item on an invoice stays there: void that invoice, or issue a credit note on it (`POST /v1/credit_notes`) to give the amount back.',
+  },
+  credit_note_amount: {
+    code: 'VALIDATION_FAILED',
+    when: 'A credit note of 0, one that with the invoice\'s other credit notes comes to more than its total, or whose `refundCents` and `creditCents` do not add up to `amountCents`.',
+    fix: 'Keep the invoice\'s credit notes together at most its `totalCents` (less its `creditNotesCents` so far); on a paid invoice send `refundCents` and `creditCents` adding up to `amountCents`, or neither (all refunded).',
   },
   coupon_invalid: {
     code: 'CONFLICT',
@@ -303,10 +318,8 @@ export type Reason = keyof typeof REASONS;
  * checks that these are exactly the reasons no source file names.
  */
 export const NOT_RAISED_IN_THIS_VERSION: readonly Reason[] = [
-  'feature_exists',
   'meter_exists',
   'promotion_invalid',
-  'order_invalid',
   'page_inactive',
   'page_closed',
   'portal_action_refused',

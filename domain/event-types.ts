@@ -28,6 +28,8 @@ export const SENT_EVENT_TYPES = [
   'invoice.marked_uncollectible',
   'invoice.overdue',
   'invoice.upcoming',
+  'credit_note.created',
+  'entitlements.active_entitlement_summary.updated',
 ] as const;
 
 /** Types the spec lists, which the `type` filter of GET /v1/events takes, that this version never sends yet. */
@@ -37,8 +39,6 @@ export const NOT_YET_SENT_EVENT_TYPES = [
   'subscription_schedule.completed',
   'subscription_schedule.released',
   'subscription_schedule.canceled',
-  'credit_note.created',
-  'entitlements.active_entitlement_summary.updated',
 ] as const;
 
 export const PUBLIC_EVENT_TYPES = [...SENT_EVENT_TYPES, ...NOT_YET_SENT_EVENT_TYPES] as const;

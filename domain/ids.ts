@@ -30,6 +30,11 @@ export const ID_PREFIXES = {
   testClock: 'clock',
   coupon: 'coupon',
   taxRate: 'txr',
+  invoiceItem: 'ii',
+  creditNote: 'cn',
+  balanceTransaction: 'cbt',
+  entitlementFeature: 'feat',
+  productFeature: 'pf',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

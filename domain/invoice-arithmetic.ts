@@ -123,7 +123,7 @@ export function invoiceAmounts(lines: readonly InvoiceLine[], adjustments: Invoi
   const taxes = taxesOf(adjustments.taxRates ?? [], subtotalCents - untaxedCents - discountCents);
   const taxCents = taxes.reduce((sum, tax) => sum + (tax.inclusive ? 0 : tax.amountCents), 0);
   const totalCents = subtotalCents - discountCents + taxCents;
-  const creditAppliedCents = Math.max(0, Math.min(adjustments.creditBalanceCents ?? 0, totalCents));
+  const creditAppliedCents = creditApplied(adjustments.creditBalanceCents ?? 0, totalCents);
   const creditNotesCents = adjustments.creditNotesCents ?? 0;
   return {
     subtotalCents,
@@ -134,6 +134,16 @@ export function invoiceAmounts(lines: readonly InvoiceLine[], adjustments: Invoi
     totalCents,
     creditAppliedCents,
     creditNotesCents,
-    amountDueCents: Math.max(0, totalCents - creditAppliedCents - creditNotesCents),
+    amountDueCents: amountDue(totalCents, creditAppliedCents, creditNotesCents),
   };
+}
+
+/** The credit balance an invoice of `totalCents` uses: at most the total, none of a negative balance. */
+export function creditApplied(creditBalanceCents: number, totalCents: number): number {
+  return Math.max(0, Math.min(creditBalanceCents, totalCents));
+}
+
+/** What is due of a total once credit applied and credit notes are taken off: never below zero. */
+export function amountDue(totalCents: number, creditAppliedCents: number, creditNotesCents: number): number {
+  return Math.max(0, totalCents - creditAppliedCents - creditNotesCents);
 }

@@ -61,10 +61,10 @@ export function amountDueSettlement(amountDueCents: number): AmountDueSettlement
   return amountDueCents < PAYMENT_MIN_CENTS ? 'carry_over' : 'charge';
 }
 
-/** The line a carried amount (or credit) makes on the invoice that takes it: no price, no period, not a proration. */
+/** The line a carried amount makes on the invoice that takes it: no price, no period, not a proration, neither discounted nor taxed again. */
 export function carriedLine(sourceNumber: string, amountCents: number): InvoiceLine {
   return {
-    description: amountCents < 0 ? `Credit from invoice ${sourceNumber} (its total was below zero)` : `Carried over from invoice ${sourceNumber} (below the card payment minimum)`,
+    description: `Carried over from invoice ${sourceNumber} (below the card payment minimum)`,
     quantity: 1,
     unitAmountCents: amountCents,
     amountCents,

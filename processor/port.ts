@@ -13,6 +13,18 @@ export interface SessionRequest {
   locale: Locale;
   /** Where the processor sends the customer back once the card and 3-D Secure are done. */
   returnUrl: string;
+  /**
+   * The customer agreed to keep the card (checked `Save this card`): a processor that needs it
+   * (the gateway) sets up the stored-credential agreement with this first payment, so that
+   * `saveCard` and later merchant-initiated charges are allowed. The sandbox keeps any card.
+   */
+  keepCard?: boolean;
+  /**
+   * When the payment's checkout expires: a processor that can (the gateway, by the session's
+   * interaction timeout) stops taking the card then, so nothing is paid after the service has
+   * canceled the session. The sandbox's sessions are closed by `cancel` itself.
+   */
+  expiresAt?: Date;
 }
 
 export interface ReportedCard {
@@ -100,6 +112,10 @@ export interface CardProcessor {
    * stands. Many are asked for side by side (those requested together): their outcomes, in order.
    */
   refund(requests: readonly RefundRequest[]): Promise<RefundOutcome[]>;
-  /** Where the refunds of these references stand, in order; `pending` for one it has never seen. */
-  refundOutcome(references: readonly string[]): Promise<RefundOutcome[]>;
+  /**
+   * Where the refunds of these references stand, in order; `pending` for one it has never seen.
+   * `paymentReferences` (same order) are the refunded payments' references: the gateway files a
+   * refund under its payment's order and cannot find it without them; the sandbox ignores them.
+   */
+  refundOutcome(references: readonly string[], paymentReferences?: readonly string[]): Promise<RefundOutcome[]>;
 }

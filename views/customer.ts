@@ -1,5 +1,6 @@
 // The public Customer object.
 import type { CustomerRow } from '../db/customers';
+import { centsFromDb } from '../domain/money';
 
 export function customerView(row: CustomerRow) {
   return {
@@ -11,7 +12,7 @@ export function customerView(row: CustomerRow) {
     phone: row.phone,
     locale: row.locale,
     defaultCardId: row.default_card_id,
-    creditBalanceCents: row.credit_balance_cents,
+    creditBalanceCents: centsFromDb(row.credit_balance_cents),
     testClockId: row.test_clock_id,
     createdAt: row.created_at.toISOString(),
   };

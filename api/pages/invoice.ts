@@ -1,5 +1,7 @@
 // The hosted invoice page at {base}/invoice/<id> (and /si/..., /ta/...): the merchant, the invoice's
-// number, lines (with its discount and taxes, when it has any), amount due and due date, and while it is open a button that makes the customer a
+// number, lines (with its discount and taxes, when it has any, and the credit balance it used and
+// its credit notes below the total), amount due and due date, and while it is open a button that
+// makes the customer a
 // checkout of the amount due and sends them to it (services/invoices/open-checkout.ts: the same one
 // again while it is open; the button's handling is checkout-button.ts's, shared with the payment
 // link's page); a paid invoice's page is its receipt (number, lines, amount paid, date paid, and
@@ -24,7 +26,7 @@ import { readInvoiceSummary } from '../../services/invoices/summary';
 import { escapeHtml } from '../../web/html';
 import { checkoutButtonRouter, type CheckoutButtonDeps } from './checkout-button';
 import { hostedPage } from './hosted-page';
-import { say } from './messages';
+import { say, type MessageKey } from './messages';
 
 export type InvoicePagesDeps = ServiceDeps & CheckoutButtonDeps;
 
@@ -39,6 +41,15 @@ interface View {
   knownCustomer: boolean;
   /** Its discount and taxes, when it has any. */
   summary: InvoiceSummary | null;
+}
+
+/** Below the total, each when not 0: the credit balance the invoice used and its credit notes, as deductions. */
+function creditRows(locale: Locale, invoice: InvoiceRow): string {
+  const rows: [MessageKey, number][] = [['creditApplied', centsFromDb(invoice.credit_applied_cents)], ['creditNotes', centsFromDb(invoice.credit_notes_cents)]];
+  return rows
+    .filter(([, cents]) => cents !== 0)
+    .map(([key, cents]) => `<tr><th scope="row" colspan="2">${escapeHtml(say(locale, key))}</th><td class="num">${escapeHtml(formatRupees(-cents))}</td></tr>`)
+    .join('');
 }
 
 export function invoicePagesRouter(deps: InvoicePagesDeps): Router {
@@ -110,7 +121,7 @@ ${due}`;
 <table>
 <thead><tr><th scope="col">${escapeHtml(say(locale, 'item'))}</th><th scope="col" class="num">${escapeHtml(say(locale, 'quantity'))}</th><th scope="col" class="num">${escapeHtml(say(locale, 'amount'))}</th></tr></thead>
 <tbody>${rows}</tbody>
-<tfoot>${totals}</tfoot>
+<tfoot>${totals}${creditRows(locale, invoice)}</tfoot>
 </table>
 </section>`;
     return { title, top, summary };

@@ -5,7 +5,11 @@ import type { Processors } from '../../processor';
 import type { RouteSpec } from '../platform/route';
 import { accountRoutes } from './account';
 import { couponRoutes } from './billing/coupons';
+import { entitlementRoutes } from './billing/entitlements';
 import { invoiceRoutes } from './billing/invoices';
+import { balanceTransactionRoutes } from './billing/balance-transactions';
+import { creditNoteRoutes } from './billing/credit-notes';
+import { invoiceItemRoutes } from './billing/invoice-items';
 import { priceRoutes } from './billing/prices';
 import { subscriptionRoutes } from './billing/subscriptions';
 import { productRoutes } from './billing/products';
@@ -22,7 +26,7 @@ import { eventRoutes } from './events';
 import { webhookEndpointRoutes } from './webhook-endpoints';
 
 export function apiRoutes(config: Config, processors: Processors, log: Logger): RouteSpec[] {
-  const routes: RouteSpec[] = [...accountRoutes, ...upgradeRequestRoutes, ...customerRoutes, ...productRoutes, ...priceRoutes, ...couponRoutes, ...testClockRoutes, ...invoiceRoutes(processors, log), ...subscriptionRoutes, ...checkoutRoutes, ...paymentRoutes, ...refundRoutes, ...paymentLinkRoutes, ...cardRoutes(processors), ...eventRoutes, ...webhookEndpointRoutes];
+  const routes: RouteSpec[] = [...accountRoutes, ...upgradeRequestRoutes, ...customerRoutes, ...productRoutes, ...entitlementRoutes, ...priceRoutes, ...couponRoutes, ...testClockRoutes, ...invoiceRoutes(processors, log), ...invoiceItemRoutes, ...creditNoteRoutes, ...balanceTransactionRoutes, ...subscriptionRoutes, ...checkoutRoutes, ...paymentRoutes, ...refundRoutes, ...paymentLinkRoutes, ...cardRoutes(processors), ...eventRoutes, ...webhookEndpointRoutes];
   routes.push(openApiRoute(() => routes, config.publicBaseUrl));
   return routes;
 }

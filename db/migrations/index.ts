@@ -27,6 +27,8 @@ import * as subscriptionChanges from './023-subscription-changes';
 import * as pauseAndAnchors from './025-pause-and-anchors';
 import * as invoiceAdjustments from './026-invoice-adjustments';
 import * as couponsAndTaxRates from './028-coupons-and-tax-rates';
+import * as entitlements from './030-entitlements';
+import * as invoiceItemsAndCredit from './032-invoice-items-and-credit';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -60,6 +62,8 @@ const MIGRATIONS: [string, Migration][] = [
   ['025-pause-and-anchors', pauseAndAnchors],
   ['026-invoice-adjustments', invoiceAdjustments],
   ['028-coupons-and-tax-rates', couponsAndTaxRates],
+  ['030-entitlements', entitlements],
+  ['032-invoice-items-and-credit', invoiceItemsAndCredit],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

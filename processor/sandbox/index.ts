@@ -8,12 +8,13 @@ import type { Knex } from 'knex';
 import type { Clock } from '../../domain/clock';
 import { cardScheme, luhnValid, SCHEME_NAMES, type CardScheme } from '../../domain/card';
 import { LOCALES, type Locale } from '../../domain/locale';
-import { centsFromDb, formatRupees } from '../../domain/money';
-import { escapeHtml, htmlDocument, stylesheet } from '../../web/html';
+import { centsFromDb } from '../../domain/money';
+import { escapeHtml } from '../../web/html';
 import { readForm } from '../../web/form';
 import type { CardProcessor, DeclineCode, ProcessorOutcome, ReportedCard } from '../port';
 import { DECLINE_MESSAGES, expectedCvv, outcomeForExpiry, TEST_CARDS } from './cards';
 import { SANDBOX_MESSAGES } from './messages';
+import { cardPage, page, threeDsPage } from './pages';
 import { createSandboxRefunds } from './refunds';
 import { createSandboxSavedCards } from './saved-cards';
 
@@ -108,21 +109,6 @@ function localeOf(ctx: Context): Locale {
   return typeof lang === 'string' && (LOCALES as readonly string[]).includes(lang) ? (lang as Locale) : 'en';
 }
 
-const PAGE_STYLE = stylesheet(`body{font:17px/1.5 system-ui,sans-serif;margin:0;background:#f3f4f6;color:#111}
-main{max-width:28rem;margin:0 auto;padding:1rem}
-.card{background:#fff;border:1px solid #c8ccd2;border-radius:8px;padding:1rem}
-.banner{background:#fff4ce;border:1px solid #8a6d00;padding:.5rem;border-radius:6px}
-label{display:block;margin-top:.8rem;font-weight:600}
-input{font:inherit;width:100%;box-sizing:border-box;padding:.6rem;border:1px solid #5f6368;border-radius:6px}
-button{font:inherit;margin-top:1rem;width:100%;padding:.75rem;border:0;border-radius:6px;background:#14532d;color:#fff;cursor:pointer}
-button.secondary{background:#fff;color:#7f1d1d;border:2px solid #7f1d1d}
-:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}
-[role=alert]{color:#7f1d1d;font-weight:600}`);
-
-function page(locale: Locale, title: string, body: string): string {
-  return htmlDocument(locale, title, PAGE_STYLE, `<main>${body}</main>`);
-}
-
 export function sandboxRouter(deps: { db: Knex; clock: Clock }): Router {
   const { db, clock } = deps;
   const router = new Router({ strict: true, sensitive: true });
@@ -146,41 +132,16 @@ export function sandboxRouter(deps: { db: Knex; clock: Clock }): Router {
       ctx.status = 303;
     }
   };
-  const cardForm = (row: SessionRow, locale: Locale, error?: string) => {
-    const t = SANDBOX_MESSAGES[locale];
-    const amount = formatRupees(centsFromDb(row.amount_cents));
-    return page(locale, t.title, `
-<p class="banner">${escapeHtml(t.banner)}</p>
-<div class="card">
-<h1>${escapeHtml(t.title)}</h1>
-<p>${escapeHtml(t.payTo)}: <strong>${escapeHtml(row.merchant_name)}</strong>, ${escapeHtml(amount)}</p>
-${error ? `<p role="alert" id="card-error">${escapeHtml(error)}</p>` : ''}
-<form method="post" action="${SANDBOX_PATH}/${row.id}/card?lang=${locale}" autocomplete="off">
-<label for="number">${escapeHtml(t.cardNumber)}</label>
-<input id="number" name="number" inputmode="numeric" autocomplete="cc-number" required ${error ? 'aria-describedby="card-error"' : ''}>
-<label for="expiry">${escapeHtml(t.expiry)}</label>
-<input id="expiry" name="expiry" inputmode="numeric" autocomplete="cc-exp" placeholder="MM/YY" required>
-<label for="cvv">${escapeHtml(t.cvv)}</label>
-<input id="cvv" name="cvv" inputmode="numeric" autocomplete="cc-csc" required>
-<button type="submit">${escapeHtml(`${t.pay} ${amount}`)}</button>
-</form>
-<p><small>${escapeHtml(t.testCards)}</small></p>
-</div>`);
-  };
-  const threeDs = (row: SessionRow, locale: Locale) => {
-    const t = SANDBOX_MESSAGES[locale];
-    return page(locale, t.threeDsTitle, `
-<p class="banner">${escapeHtml(t.banner)}</p>
-<div class="card">
-<h1>${escapeHtml(t.threeDsTitle)}</h1>
-<p>${escapeHtml(t.threeDsText)}</p>
-<p>${escapeHtml(row.merchant_name)}: ${escapeHtml(formatRupees(centsFromDb(row.amount_cents)))}, ${escapeHtml(SCHEME_NAMES[row.scheme as CardScheme])} •••• ${escapeHtml(row.last4)}</p>
-<form method="post" action="${SANDBOX_PATH}/${row.id}/3ds?lang=${locale}">
-<button type="submit" name="result" value="pass">${escapeHtml(t.authenticate)}</button>
-<button type="submit" name="result" value="fail" class="secondary">${escapeHtml(t.failAuthentication)}</button>
-</form>
-</div>`);
-  };
+  const cardForm = (row: SessionRow, locale: Locale, error?: string) =>
+    cardPage({ locale, merchantName: row.merchant_name, amountCents: centsFromDb(row.amount_cents), action: `${SANDBOX_PATH}/${row.id}/card?lang=${locale}`, error });
+  const threeDs = (row: SessionRow, locale: Locale) =>
+    threeDsPage({
+      locale,
+      merchantName: row.merchant_name,
+      amountCents: centsFromDb(row.amount_cents),
+      card: `${SCHEME_NAMES[row.scheme as CardScheme]} •••• ${row.last4}`,
+      action: `${SANDBOX_PATH}/${row.id}/3ds?lang=${locale}`,
+    });
 
   router.get(`${SANDBOX_PATH}/:id`, async (ctx) => {
     const row = await load(ctx);

@@ -22,7 +22,7 @@ const en = {
   canceled: 'This payment session was canceled.',
   back: 'Return to the shop',
 };
-type Messages = typeof en;
+export type Messages = typeof en;
 
 const si: Messages = {
   title: 'සෑන්ඩ්බොක්ස් කාඩ් ගෙවීම',

@@ -54,6 +54,8 @@ function claimAttempt(deps: ProcessorServiceDeps, input: PayInput): Promise<Clai
       const { invoice, busy } = await lockInvoicePayments(trx, payment.invoice_id, payment.id);
       const refusal = paymentRefusal(invoice, busy);
       if (refusal !== null) throw refusal;
+      // A credit note lowered what is due since this checkout was made: the page makes one for the new amount.
+      if (centsFromDb(payment.amount_cents) !== centsFromDb(invoice.amount_due_cents)) throw new ApiError('order_invalid', `The invoice ${invoice.id} now owes ${centsFromDb(invoice.amount_due_cents)} cents: open its page again to pay that.`);
     }
     const amountCents = centsFromDb(payment.amount_cents);
     const patch: Record<string, unknown> = {};

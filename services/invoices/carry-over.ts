@@ -1,10 +1,9 @@
 // Amounts below a card payment's minimum (DESIGN.md, "Invoice arithmetic"): an invoice finalised
 // with 1 to 999 cents due is neither charged nor offered a checkout. It is paid by carrying the
 // amount onto the customer's next invoice of any kind (a renewal, a trial's end, one made by hand),
-// which takes it once as a line naming the invoice's number (priceId null, not a proration). An
-// invoice whose total is below zero (a downgrade invoiced at once) is paid at 0 the same way, its
-// total carried as a credit line. The
-// invoice paid so shows `amountPaidCents` = the amount, `attemptCount` 0 and no payment; its
+// which takes it once as a line naming the invoice's number (priceId null, not a proration). (An
+// invoice whose total is below zero is paid at 0 and its total goes to the customer's credit
+// balance instead: services/balance/apply.ts.) The invoice paid so shows `amountPaidCents` = the amount, `attemptCount` 0 and no payment; its
 // carried_amounts row (migration 021) is what tells it from one a payment paid.
 import { insertCarriedAmount, pendingCarriedAmounts, takeCarriedAmounts, type CarriedAmount } from '../../db/carried-amounts';
 import type { InvoiceRow } from '../../db/invoices';
@@ -21,7 +20,7 @@ export async function carryOver(ctx: TransactionContext, invoice: InvoiceRow, no
     mode: invoice.mode,
     customer_id: invoice.customer_id,
     subscription_id: invoice.subscription_id,
-    amount_cents: centsFromDb(invoice.total_cents) < 0 ? invoice.total_cents : invoice.amount_due_cents,
+    amount_cents: invoice.amount_due_cents,
     invoice_id: null,
     created_at: now,
   });

@@ -39,6 +39,7 @@ import { carryOver } from './carry-over';
 import { customerRecipient, emailRow, type EmailToKeep } from '../emails/keep';
 import { inTransaction, writeLast } from '../run';
 import { endSubscription } from '../subscriptions/end';
+import { subscriptionChanged } from '../entitlements/refresh-summary';
 import { applyPendingUpdate } from '../subscriptions/pending-update';
 import { latePayment, refundLatePayment } from './refund-late-payment';
 import { rescheduleSubscription } from '../subscriptions/reschedule';
@@ -78,6 +79,8 @@ async function moveSubscription(
   if (!sameStep(nextSubscriptionStep(subscription), nextSubscriptionStep(moved))) await rescheduleSubscription(ctx, moved);
   const items = await itemsOf(ctx.db, [subscription.id]);
   await recordEvent(ctx.db, { accountId: moved.account_id, mode: moved.mode, type: 'customer.subscription.updated', data: subscriptionView(moved, items), now });
+  // Paid (incomplete or unpaid to active), declined (to past_due) or at the ladder's end (unpaid).
+  await subscriptionChanged(ctx, moved.customer_id, { before: subscription.status, after: moved.status }, now);
 }
 
 /** Another invoice of the invoice's subscription is open (still owed). */

@@ -1,6 +1,6 @@
 // Create an invoice by hand (POST /v1/invoices): a draft for a customer, its lines the customer's
-// pending invoice items not tied to a subscription (invoice items come with adjustments: until
-// then a draft has none) and the amounts carried over that wait for the customer's next invoice
+// pending invoice items not tied to a subscription (taken once: two made at once never both take
+// one, db/invoice-items.ts) and the amounts carried over that wait for the customer's next invoice
 // (services/invoices/carry-over.ts), made in the customer's time (a test clock's, if it lives on one);
 // `couponId` discounts it (applied and counted now).
 import { newId } from '../../crypto/ids';
@@ -10,6 +10,7 @@ import type { CollectionMethod } from '../../domain/invoices';
 import type { AccountScope, TransactionContext } from '../context';
 import { findOwned } from '../owned';
 import { billingNowForNew } from '../test-clocks/billing-now';
+import { takeInvoiceItemLines } from '../invoice-items/lines';
 import { takeCarriedLines } from './carry-over';
 import { writeDraftInvoice } from './draft';
 import { applyCoupon } from '../coupons/redeem';
@@ -40,7 +41,7 @@ export async function createInvoice(ctx: TransactionContext, scope: AccountScope
     billing_reason: 'manual',
     period_start: null,
     period_end: null,
-    lines: await takeCarriedLines(ctx, customer.id, id),
+    lines: [...(await takeInvoiceItemLines(ctx, customer.id, null, id)), ...(await takeCarriedLines(ctx, customer.id, id))],
     collection_method: collectionMethod,
     days_until_due: collectionMethod === 'send_invoice' ? (input.daysUntilDue ?? DEFAULT_DAYS_UNTIL_DUE) : null,
     memo: input.memo ?? null,

@@ -20,7 +20,15 @@ async function emailInvoice(ctx: TransactionContext, invoice: InvoiceRow, kind: 
     accountId: invoice.account_id,
     mode: invoice.mode,
     ...(await customerRecipient(ctx, invoice.account_id, invoice.customer_id)),
-    content: { kind, number: invoice.number!, amountCents: centsFromDb(invoice.amount_due_cents), dueDate: invoice.due_date!, link: invoice.hosted_url!, summary: await readInvoiceSummary(ctx.db, invoice) },
+    content: {
+      kind,
+      number: invoice.number!,
+      amountCents: centsFromDb(invoice.amount_due_cents),
+      dueDate: invoice.due_date!,
+      link: invoice.hosted_url!,
+      credit: { appliedCents: centsFromDb(invoice.credit_applied_cents), notesCents: centsFromDb(invoice.credit_notes_cents) },
+      summary: await readInvoiceSummary(ctx.db, invoice),
+    },
     objectId: invoice.id,
     at: now,
   });

@@ -1,5 +1,6 @@
 // An invoice's manual actions (the spec's Invoice transitions), each in the request's transaction
-// with its event, from the invoice locked: finalize (a draft is numbered and opened; one that owes
+// with its event, from the invoice locked: finalize (a draft is numbered and opened, the customer's
+// credit balance used for it, or its total added to the balance when below zero; one that owes
 // nothing is paid at once, as Stripe does; one owing 1 to 999 cents, below a card payment's
 // minimum, is paid by carrying that onto the customer's next invoice; one owing more gets its
 // hosted page and its collection workflow, and one sent to the customer is emailed), void (a draft
@@ -22,6 +23,7 @@ import type { TransactionContext } from '../context';
 import { runStatements, type Statement } from '../../db/sql';
 import { writeLast } from '../run';
 import { billingNowOf } from '../test-clocks/billing-now';
+import { settleBalance } from '../balance/apply';
 import { carryOver } from './carry-over';
 import { recordInvoicePaid } from './collect';
 import { sendInvoice } from './notify';
@@ -89,9 +91,10 @@ export async function finalizeInvoice(
     due_date: draft.collection_method === 'send_invoice' ? new Date(now.getTime() + (draft.days_until_due ?? 0) * DAY_MS) : null,
     hosted_url: `${ctx.config.publicBaseUrl}${invoicePagePath(customer.locale, draft.id)}`,
   };
-  const opened = { ...draft, ...changes };
-  // A total below zero (a downgrade invoiced at once) is a credit: carried onto the next invoice too.
-  const settlement = options.hold === true ? 'held' : centsFromDb(opened.total_cents) < 0 ? 'carry_over' : amountDueSettlement(centsFromDb(opened.amount_due_cents));
+  // The customer's credit balance used (or, for a total below zero, added to): not by one held, which a pause closes next.
+  const credited = options.hold === true ? {} : await settleBalance(ctx, draft, customer.credit_balance_cents, now);
+  const opened = { ...draft, ...changes, ...credited };
+  const settlement = options.hold === true ? 'held' : amountDueSettlement(centsFromDb(opened.amount_due_cents));
   if (settlement === 'charge') await startCollection(ctx, opened, customer.test_clock_id);
   const scope = { accountId: draft.account_id, mode: draft.mode };
   const events = [
@@ -99,7 +102,7 @@ export async function finalizeInvoice(
     { ...scope, type: 'invoice.finalized' as const, data: invoiceView({ ...opened, number: NUMBER_MARK }), now },
     ...after,
   ].map(eventRow);
-  const statement = numberedInvoiceStatement(fresh ? { insert: opened } : { draft, changes }, events);
+  const statement = numberedInvoiceStatement(fresh ? { insert: opened } : { draft, changes: { ...changes, ...credited } }, events);
   // Charged to the card with nothing after it: its number is taken with the COMMIT, where the
   // transaction's runner allows it, and not known here.
   if (options.last === true && ctx.atCommit !== undefined && settlement === 'charge' && opened.collection_method === 'charge_automatically') {

@@ -1,9 +1,9 @@
 // The next renewal's invoice, as it would be made, not stored (GET /v1/invoices/upcoming and
 // POST /v1/invoices/preview, which also previews a change of items): id `upcoming_<subscription
 // id>`, status `draft`, number null, its lines made by the very code a renewal bills with
-// (services/subscriptions/bill-period.ts), the proration lines waiting for it and the amounts
-// carried over that wait for the customer's next invoice after them,
-// so it equals the invoice cent for cent (unless another invoice of the customer takes those
+// (services/subscriptions/bill-period.ts), the proration lines waiting for it, the pending invoice
+// items and the amounts carried over that wait for the customer's next invoice after them, and the
+// credit balance it would use, so it equals the invoice cent for cent (unless another invoice of the customer takes those
 // first). A trialing subscription's is the first paid period's, from the trial's end. 404 for a
 // subscription that will not renew: ended, paused, or to be canceled at or before its period's
 // end. invoice.upcoming carries it three days before each renewal.
@@ -14,12 +14,13 @@ import type { InvoiceRow } from '../../db/invoices';
 import { ApiError } from '../../domain/errors';
 import { nextSubscriptionStep, subscriptionChangeRefusal } from '../../domain/subscription-rules';
 import { nowOnClock } from '../test-clocks/billing-now';
-import { customerTimes } from '../../db/customers';
+import { customerTime, customerTimes, type CustomerTime } from '../../db/customers';
 import { batchedRead } from '../owned';
 import { invoiceView } from '../../views/invoice';
 import type { ServiceContext, TransactionContext } from '../context';
 import { nextPeriodOf, renewalLines, subscriptionDraft } from '../subscriptions/bill-period';
 import { asksItemChange, prepareChange, readChange, type ChangeInput } from '../subscriptions/change';
+import { pendingInvoiceItemLines } from '../invoice-items/lines';
 import { pendingCarriedLines } from './carry-over';
 import { pendingProrations } from '../../db/pending-prorations';
 import type { InvoiceLine } from '../../domain/invoices';
@@ -37,10 +38,10 @@ export function willRenew(subscription: SubscriptionRow): boolean {
   return next.kind !== 'ended' && next.kind !== 'idle' && next.kind !== 'cancel' && !subscription.cancel_at_period_end;
 }
 
-/** What a caller has read already: the subscription's items, and whether an amount carried over waits (CustomerTime's `carries`). */
+/** What a caller has read already: the subscription's items, and the customer's time (what waits for their next invoice, their balance). */
 export interface RenewalReads {
   items?: PricedItem[];
-  carries?: boolean;
+  customer?: CustomerTime;
 }
 
 export async function upcomingInvoice(ctx: Pick<ServiceContext, 'db'>, subscription: SubscriptionRow, known: RenewalReads & { items?: PricedItem[]; prorations?: InvoiceLine[] } = {}): Promise<InvoiceRow> {
@@ -62,11 +63,23 @@ export async function renewalInvoice(ctx: Pick<ServiceContext, 'db'>, subscripti
   const items = known.items ?? (await itemsOf(ctx.db, [subscription.id]));
   const waiting = subscription.prorations_pending ? await pendingProrations(ctx.db, subscription.id) : [];
   const period = nextPeriodOf(trialing ? { ...subscription, billing_cycle_anchor: start } : subscription, items, start);
-  // An invoice made while collection is paused takes no amount carried over (bill-period.ts billPeriod).
-  const carried = known.carries === false || pauseInForce(subscription, period.start) !== null ? [] : await pendingCarriedLines(ctx, subscription.customer_id);
+  const customer = known.customer ?? (await customerTime(ctx.db, subscription.customer_id));
   // When it will be made: the renewal's instant.
-  const lines = [...renewalLines(subscription, items, period), ...waiting, ...(known.prorations ?? []), ...carried];
-  return subscriptionDraft(subscription, { id: upcomingInvoiceId(subscription.id), reason: 'subscription_cycle', period, lines, createdAt: period.start });
+  const lines = [...renewalLines(subscription, items, period), ...waiting, ...(known.prorations ?? []), ...(await waitingLines(ctx, subscription, customer, period.start))];
+  return subscriptionDraft(subscription, { id: upcomingInvoiceId(subscription.id), reason: 'subscription_cycle', period, lines, createdAt: period.start, creditBalanceCents: customer.credit_balance_cents });
+}
+
+/**
+ * The lines waiting for the customer's next invoice of the subscription, made at `at`: the pending
+ * invoice items, then the amounts carried over; none while collection is paused then
+ * (bill-period.ts billPeriod).
+ */
+async function waitingLines(ctx: Pick<ServiceContext, 'db'>, subscription: SubscriptionRow, customer: CustomerTime, at: Date): Promise<InvoiceLine[]> {
+  if (pauseInForce(subscription, at) !== null) return [];
+  return [
+    ...(customer.has_items ? await pendingInvoiceItemLines(ctx, subscription.customer_id, subscription.id) : []),
+    ...(customer.carries ? await pendingCarriedLines(ctx, subscription.customer_id) : []),
+  ];
 }
 
 export interface InvoicePreviewInput extends ChangeInput {
@@ -98,13 +111,13 @@ export async function previewInvoice(ctx: Pick<ServiceContext, 'db' | 'clock'>, 
   if (!asksItemChange(input)) {
     const dateRefusal = input.prorationDate === undefined ? null : prorationDateRefusal(new Date(input.prorationDate), { start: subscription.current_period_start, end: subscription.current_period_end }, now);
     if (dateRefusal !== null) throw dateRefusal;
-    return upcomingInvoice(ctx, subscription, { carries: customer.carries });
+    return upcomingInvoice(ctx, subscription, { customer });
   }
   const { plan, after } = await prepareChange(ctx, subscription, input, { now, unit }, reads);
   // The next renewal with the change applied: none for a subscription that will not renew (404).
-  if (plan.invoice === null) return upcomingInvoice(ctx, subscription, { items: after, prorations: plan.pending, carries: customer.carries });
-  const carried = customer.carries && pauseInForce(subscription, now) === null ? await pendingCarriedLines(ctx, subscription.customer_id) : [];
-  return subscriptionDraft(subscription, { id: upcomingInvoiceId(subscription.id), reason: 'subscription_update', period: plan.invoice.period, lines: [...plan.invoice.lines, ...carried], createdAt: now });
+  if (plan.invoice === null) return upcomingInvoice(ctx, subscription, { items: after, prorations: plan.pending, customer });
+  const lines = [...plan.invoice.lines, ...(await waitingLines(ctx, subscription, customer, now))];
+  return subscriptionDraft(subscription, { id: upcomingInvoiceId(subscription.id), reason: 'subscription_update', period: plan.invoice.period, lines, createdAt: now, creditBalanceCents: customer.credit_balance_cents });
 }
 
 /**
@@ -113,6 +126,6 @@ export async function previewInvoice(ctx: Pick<ServiceContext, 'db' | 'clock'>, 
  */
 export async function announceUpcomingInvoice(ctx: TransactionContext, subscription: SubscriptionRow, at: Date, { items, customer }: StepReads): Promise<SubscriptionRow> {
   const noticed = await updateSubscription(ctx.db, subscription.id, { upcoming_notice_for: subscription.current_period_end });
-  await writeLast(ctx, recordEventsStatement([{ accountId: noticed.account_id, mode: noticed.mode, type: 'invoice.upcoming', data: invoiceView(await upcomingInvoice(ctx, noticed, { items, carries: customer.carries })), now: at }]));
+  await writeLast(ctx, recordEventsStatement([{ accountId: noticed.account_id, mode: noticed.mode, type: 'invoice.upcoming', data: invoiceView(await upcomingInvoice(ctx, noticed, { items, customer })), now: at }]));
   return noticed;
 }

@@ -20,6 +20,7 @@ import { periodLines, type BilledItem, type BillingReason, type CollectionMethod
 import { subscriptionView } from '../../views/subscription';
 import type { TransactionContext } from '../context';
 import { takeCarriedLines } from '../invoices/carry-over';
+import { takeInvoiceItemLines } from '../invoice-items/lines';
 import { draftRow } from '../invoices/draft';
 import { finalizeInvoice } from '../invoices/transition';
 import { billWhilePaused } from './pause';
@@ -52,8 +53,8 @@ export function nextPeriodOf(subscription: Pick<SubscriptionRow, 'billing_cycle_
 
 /**
  * The period's invoice, made and finalised (invoice.created and invoice.finalized), `after` recorded
- * behind them, with the amounts carried over that wait for the customer's next invoice as lines
- * after `lines`; `id` given when the caller has written it before (the subscription's latest);
+ * behind them, with the pending invoice items of the subscription (and the customer's of none) and
+ * the amounts carried over that wait for the customer's next invoice as lines after `lines`; `id` given when the caller has written it before (the subscription's latest);
  * `last` when the caller writes nothing after it (services/invoices/transition.ts finalizeInvoice).
  */
 export async function billPeriod(
@@ -76,20 +77,31 @@ export async function billPeriod(
   // Read here when not given (finalizeInvoice would): it says whether an amount carried over waits.
   const customer = written.customer ?? (await customerTime(ctx.db, subscription.customer_id));
   const paused = pauseInForce(subscription, now);
-  // Amounts carried over wait for an invoice that is collected, not one a pause keeps or closes.
+  // Invoice items and amounts carried over wait for an invoice that is collected, not one a pause keeps or closes.
+  const items = customer.has_items && paused === null ? await takeInvoiceItemLines(ctx, subscription.customer_id, subscription.id, id) : [];
   const carried = customer.carries && paused === null ? await takeCarriedLines(ctx, subscription.customer_id, id) : [];
-  const draft = subscriptionDraft(subscription, { id, reason, period, lines: [...lines, ...carried], createdAt: now, collection, discount: written.discount });
+  const draft = subscriptionDraft(subscription, { id, reason, period, lines: [...lines, ...items, ...carried], createdAt: now, collection, discount: written.discount });
   if (paused !== null) return billWhilePaused(ctx, draft, paused, { after: written.after, customer, before: written.before });
   return finalizeInvoice(ctx, draft, { fresh: true, after: written.after, last: written.last, customer, before: written.before });
 }
 
 /**
- * A draft invoice of the subscription (one to be made, or a preview, not stored), discounted and
- * taxed as the subscription's discount (or `discount`, the one it had) and tax rates say.
+ * A draft invoice of the subscription (one to be made, or a preview, not stored: a preview shows the
+ * credit balance it would use), discounted and taxed as the subscription's discount (or
+ * `discount`, the one it had) and tax rates say.
  */
 export function subscriptionDraft(
   subscription: SubscriptionRow,
-  draft: { id: string; reason: BillingReason; period: BilledPeriod; lines: InvoiceLine[]; createdAt: Date; collection?: { method: CollectionMethod; daysUntilDue: number | null }; discount?: SubscriptionDiscount | null },
+  draft: {
+    id: string;
+    reason: BillingReason;
+    period: BilledPeriod;
+    lines: InvoiceLine[];
+    createdAt: Date;
+    collection?: { method: CollectionMethod; daysUntilDue: number | null };
+    discount?: SubscriptionDiscount | null;
+    creditBalanceCents?: number;
+  },
 ): InvoiceRow {
   const collection = draft.collection ?? { method: subscription.collection_method, daysUntilDue: subscription.days_until_due };
   const { adjustments } = subscriptionAdjustments({ discount: draft.discount === undefined ? subscription.discount : draft.discount, tax_rates: subscription.tax_rates }, draft.period.start, draft.lines);
@@ -107,7 +119,7 @@ export function subscriptionDraft(
     days_until_due: collection.daysUntilDue,
     memo: null,
     created_at: draft.createdAt,
-  }, adjustments);
+  }, { ...adjustments, creditBalanceCents: draft.creditBalanceCents });
 }
 
 /** How a period starts: the row's `changes`, its invoice's collection (the subscription's by default), and the customer's time when read already. */

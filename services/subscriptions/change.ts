@@ -33,6 +33,7 @@ import type { ServiceContext, TransactionContext } from '../context';
 import { priceUnavailable } from '../prices/usable';
 import { batchedRead } from '../owned';
 import { billedItems, billPeriod, recurrenceOf } from './bill-period';
+import { subscriptionChanged } from '../entitlements/refresh-summary';
 
 export interface ChangeInput {
   items?: ItemChange[];
@@ -166,9 +167,11 @@ export async function makeChange(ctx: TransactionContext, subscription: Subscrip
     }
     // Paid at once (nothing to collect): the change applies now.
     await replaceItems(ctx.db, subscription.id, itemRows(after));
+    await subscriptionChanged(ctx, subscription.customer_id, { before: subscription.status, after: subscription.status, itemsChanged: true }, now);
     return updateSubscription(ctx.db, subscription.id, { ...newPeriodChanges(plan.newPeriod), latest_invoice_id: invoice.id });
   }
   await replaceItems(ctx.db, subscription.id, itemRows(after));
+  await subscriptionChanged(ctx, subscription.customer_id, { before: subscription.status, after: subscription.status, itemsChanged: true }, now);
   await insertPendingProrations(ctx.db, subscription.id, plan.pending, now);
   const invoiceId = plan.invoice === null ? null : newId('invoice', now.getTime());
   const changes: Partial<SubscriptionRow> = {

@@ -42,6 +42,7 @@ import { applyCoupon } from '../coupons/redeem';
 import { couponTerms } from '../../views/coupon';
 import { usableTaxRates } from '../tax-rates/usable';
 import { discountFrom } from '../../domain/coupons';
+import { subscriptionChanged } from '../entitlements/refresh-summary';
 
 export interface SubscriptionInput {
   customerId?: string;
@@ -169,6 +170,9 @@ export async function createSubscription(ctx: TransactionContext, scope: Account
   const created = await updateSubscription(ctx.db, subscription.id, { latest_invoice_id: invoice.id, ...(awaitsPage ? { checkout_url: invoice.hosted_url } : {}) });
   const view = subscriptionView(created, priced);
   await recordEvent(ctx.db, { accountId: scope.account.id, mode: scope.mode, type: 'customer.subscription.created', data: view, now });
+  // Trialing, or active from the start (sent invoices); one incomplete until its first invoice is
+  // paid is told of when it is (services/invoices/collect.ts), maybe at once, in billPeriod.
+  await subscriptionChanged(ctx, customer.id, { before: null, after: subscription.status }, now);
   const start = subscriptionStart(created);
   await putSubscriptionWait(ctx, created, start.workflowId);
   ctx.afterCommit(async () => {

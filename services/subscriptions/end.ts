@@ -9,6 +9,7 @@ import { subscriptionView } from '../../views/subscription';
 import type { TransactionContext } from '../context';
 import { customerRecipient, keepEmail } from '../emails/keep';
 import { transitionInvoice } from '../invoices/transition';
+import { subscriptionChanged } from '../entitlements/refresh-summary';
 
 /**
  * The subscription's draft and open invoices voided (nothing more is collected; a charge in
@@ -32,5 +33,6 @@ export async function endSubscription(ctx: TransactionContext, subscription: Sub
     objectId: ended.id,
     at,
   });
+  await subscriptionChanged(ctx, ended.customer_id, { before: subscription.status, after: ended.status }, at);
   return ended;
 }

@@ -13,6 +13,7 @@ import type { TransactionContext } from '../context';
 import { transitionInvoice } from '../invoices/transition';
 import { newPeriodChanges } from './change';
 import { rescheduleSubscription } from './reschedule';
+import { subscriptionChanged } from '../entitlements/refresh-summary';
 
 async function told(ctx: TransactionContext, before: SubscriptionRow, after: SubscriptionRow, now: Date): Promise<SubscriptionRow> {
   if (!sameStep(nextSubscriptionStep(before), nextSubscriptionStep(after))) await rescheduleSubscription(ctx, after);
@@ -28,6 +29,7 @@ export async function applyPendingUpdate(ctx: TransactionContext, invoice: Invoi
   if (pending === null || pending.invoiceId !== invoice.id) return;
   const items = pending.items.map((item) => ({ id: item.id ?? newId('subscriptionItem', now.getTime()), subscription_id: subscription.id, price_id: item.priceId, quantity: item.quantity, created_at: now }));
   await replaceItems(ctx.db, subscription.id, items);
+  await subscriptionChanged(ctx, subscription.customer_id, { before: subscription.status, after: subscription.status, itemsChanged: true }, now);
   const newPeriod = pending.newPeriod === null ? null : { start: new Date(pending.newPeriod.start), end: new Date(pending.newPeriod.end) };
   await told(ctx, subscription, await updateSubscription(ctx.db, subscription.id, { pending_update: null, ...newPeriodChanges(newPeriod) }), now);
 }

@@ -13,6 +13,7 @@ import { invoiceCard } from '../invoices/collect';
 import { billingNowOf } from '../test-clocks/billing-now';
 import { nextPeriodOf, startPeriod } from './bill-period';
 import { rescheduleSubscription } from './reschedule';
+import { subscriptionChanged } from '../entitlements/refresh-summary';
 import { showSubscription } from './show';
 
 async function restart(ctx: TransactionContext, subscription: SubscriptionRow, now: Date): Promise<SubscriptionRow> {
@@ -21,6 +22,7 @@ async function restart(ctx: TransactionContext, subscription: SubscriptionRow, n
   const restarted = { status: 'active' as const, billing_cycle_anchor: now, paused_at: null, card_missing_since: null };
   const resumed = await startPeriod(ctx, subscription, items, nextPeriodOf({ ...subscription, ...restarted }, items, now), now, { changes: restarted });
   await recordEvent(ctx.db, { accountId: resumed.account_id, mode: resumed.mode, type: 'customer.subscription.resumed', data: subscriptionView(resumed, items), now });
+  await subscriptionChanged(ctx, resumed.customer_id, { before: subscription.status, after: resumed.status }, now);
   await rescheduleSubscription(ctx, resumed);
   return resumed;
 }

@@ -21,6 +21,7 @@ import { customerRecipient, keepEmail } from '../emails/keep';
 import { invoiceCard } from '../invoices/collect';
 import { nextPeriodOf, startPeriod } from './bill-period';
 import { endSubscription } from './end';
+import { subscriptionChanged } from '../entitlements/refresh-summary';
 
 export async function noticeTrialEnd(ctx: TransactionContext, subscription: SubscriptionRow, at: Date): Promise<SubscriptionRow> {
   const trialEnd = subscription.trial_end!;
@@ -59,6 +60,7 @@ export async function endTrial(ctx: TransactionContext, subscription: Subscripti
       const view = subscriptionView(paused, items);
       await recordEvent(ctx.db, { accountId: paused.account_id, mode: paused.mode, type: 'customer.subscription.updated', data: view, now: at });
       await recordEvent(ctx.db, { accountId: paused.account_id, mode: paused.mode, type: 'customer.subscription.paused', data: view, now: at });
+      await subscriptionChanged(ctx, paused.customer_id, { before: subscription.status, after: paused.status }, at);
       return paused;
     }
     case 'create_invoice':

@@ -3,6 +3,7 @@
 // means no index can serve the query.
 import assert from 'node:assert/strict';
 import pg from 'pg';
+import { ACTIVE_ENTITLEMENTS_SQL, CUSTOMERS_OF_FEATURE_SQL, CUSTOMERS_OF_PRODUCT_SQL, REFRESH_SUMMARIES_SQL } from '../../db/entitlements';
 import { MONTHLY_USAGE_SQL } from '../../db/monthly-usage';
 import { freshDatabase, type TestDatabase } from '../support/database';
 
@@ -38,5 +39,19 @@ describe('query plans', () => {
     assert.match(plan, /Index Scan using monthly_succeeded_pkey/);
     assert.doesNotMatch(plan, /payments/, plan);
     assert.doesNotMatch(plan, /Seq Scan/, plan);
+  });
+
+  it('a customer\'s entitlements are read from their subscriptions by index, and a product\'s or a feature\'s subscribers from its prices and items', async () => {
+    const bySubscriber = /Index Scan using subscriptions_account_id_mode_customer_id_id_index on subscriptions/;
+    for (const [sql, types, args, indexes] of [
+      [ACTIVE_ENTITLEMENTS_SQL, ['text'], ["'cus_1'"], [bySubscriber]],
+      [REFRESH_SUMMARIES_SQL, ['text[]', 'timestamptz', 'timestamptz'], ["'{cus_1}'", 'null', 'now()'], [bySubscriber, /entitlement_summaries_pkey/]],
+      [CUSTOMERS_OF_PRODUCT_SQL, ['text'], ["'prod_1'"], [/Index Scan using prices_product/, /Index Scan on subscription_items_price/]],
+      [CUSTOMERS_OF_FEATURE_SQL, ['text'], ["'feat_1'"], [/product_features_feature_id_index/, /prices_product/, /subscription_items_price/]],
+    ] as const) {
+      const plan = await genericPlan(sql, [...types], [...args]);
+      for (const index of indexes) assert.match(plan, index);
+      assert.doesNotMatch(plan, /Seq Scan/, plan);
+    }
   });
 });

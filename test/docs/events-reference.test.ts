@@ -175,14 +175,21 @@ describe('docs/reference/events.md: every event type with a payload from a run',
     // A subscription charged to the card on file, renewing on a card that declines.
     const { clock, customer, card } = await customerWithCard('amali@example.com', START, '01/39');
     await choose('card.saved', { about: card.id });
-    const subscription = await post('/v1/subscriptions', { customerId: customer.id, priceId: (await monthly()).id });
+    const plan = await monthly();
+    const subscription = await post('/v1/subscriptions', { customerId: customer.id, priceId: plan.id });
     await api.workflows.settle();
     await choose('customer.subscription.created', { about: subscription.id });
+    // A feature of the plan: its subscriber may use it from then on.
+    const feature = await post('/v1/entitlements/features', { name: 'API access', lookupKey: 'api-access' });
+    await post(`/v1/products/${plan.product.id}/features`, { featureId: feature.id });
+    await choose('entitlements.active_entitlement_summary.updated', { account: main.accountId });
     await choose('customer.subscription.updated', { about: subscription.id });
     const [first] = await invoicesOf(subscription.id);
     await choose('invoice.created', { about: first.id });
     await choose('invoice.finalized', { about: first.id });
     await choose('invoice.paid', { about: first.id });
+    const note = await post('/v1/credit_notes', { invoiceId: first.id, amountCents: 30_000, reason: 'product_unsatisfactory', memo: 'Two weeks without the service' });
+    await choose('credit_note.created', { about: note.id });
     await payAndKeep(api, main.keys, { email: 'amali@example.com', expiry: '07/39' });
     const renewal = at(START, 31 * DAY);
     await advance(clock.id, at(renewal, -3 * DAY));

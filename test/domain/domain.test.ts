@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { idPattern, addToTail, CURSOR_PATTERN } from '../../domain/ids';
 import { newId, randomHex } from '../../crypto/ids';
 import { colomboMonth } from '../../domain/time';
-import { formatRupees, centsFromDb } from '../../domain/money';
+import { formatRupees, centsFromDb, centsFromDecimal, decimalAmount } from '../../domain/money';
 import { normaliseSriLankanMobile, normaliseSriLankanPhone } from '../../domain/phone';
 import { parseKeyShape, redactKey } from '../../domain/api-keys';
 import { generateKey, hashKey } from '../../crypto/api-keys';
@@ -90,6 +90,18 @@ describe('domain: money', () => {
     assert.equal(centsFromDb('123'), 123);
     assert.throws(() => centsFromDb('1.5'));
     assert.throws(() => centsFromDb('9007199254740993'));
+  });
+
+  it('writes cents as a processor\'s decimal amount with two decimals, and reads it back', () => {
+    assert.equal(decimalAmount(123456), '1234.56');
+    assert.equal(decimalAmount(5), '0.05');
+    assert.equal(decimalAmount(100000), '1000.00');
+    assert.throws(() => decimalAmount(1.5));
+    assert.equal(centsFromDecimal('1234.56'), 123456);
+    assert.equal(centsFromDecimal(1234.5), 123450);
+    assert.equal(centsFromDecimal('7'), 700);
+    assert.throws(() => centsFromDecimal('1.234'));
+    assert.throws(() => centsFromDecimal('-1.00'));
   });
 });
 

@@ -26,7 +26,8 @@ def before_call(context, case, kwargs):
 # scheme takes, the licensed per-unit floor, tiers in ascending order: `price_invalid`; a metered
 # price's meter, which must exist: `meter_invalid`), checked by domain/pricing.ts and stated in the
 # schema's descriptions; a subscription's items, whose prices must be the account's own
-# (`items_invalid`); and billing dates, which are valid relative to now or to a test clock's
+# (`items_invalid`); a feature attached to a product, which must be an active one of the account's
+# (`feature_invalid`); and billing dates, which are valid relative to now or to a test clock's
 # time (`billing_date_invalid`). Any other refusal of schema-valid data is still a failure.
 URL_FIELDS = {"successUrl", "cancelUrl", "url"}
 
@@ -49,7 +50,7 @@ def filter_failure(context, failure, case, response):
     paths = {field.get("path") for field in body.get("fields", [])}
     if body.get("reason") == "amount":
         return paths != {"lineItems"}
-    if body.get("reason") in ("price_invalid", "meter_invalid", "items_invalid", "billing_date_invalid"):
+    if body.get("reason") in ("price_invalid", "meter_invalid", "items_invalid", "feature_invalid", "billing_date_invalid"):
         return not paths
     if case.path == "/v1/account/upgrade_requests":
         return paths != {"plan"}

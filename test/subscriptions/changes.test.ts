@@ -74,12 +74,12 @@ describe('subscriptions: changes of items, prorated, and their previews', functi
 
   // An upgrade (Basic 100000 → Pro 300000) and a downgrade (back) on 15 February under each
   // behaviour: what is invoiced now (null: nothing) and what the renewal on 1 March bills.
-  const cases: { from: 'basic' | 'pro'; to: 'basic' | 'pro'; behavior: string; now: [string, number][] | null; nowTotal?: number; renewal: [string, number][]; renewalTotal: number }[] = [
+  const cases: { from: 'basic' | 'pro'; to: 'basic' | 'pro'; behavior: string; now: [string, number][] | null; nowTotal?: number; renewal: [string, number][]; renewalTotal: number; renewalDue?: number }[] = [
     { from: 'basic', to: 'pro', behavior: 'always_invoice', now: [['Unused time on 1 × Basic', -50000], ['Remaining time on 1 × Pro', 150000]], nowTotal: 100000, renewal: [['1 × Pro', 300000]], renewalTotal: 300000 },
     { from: 'basic', to: 'pro', behavior: 'none', now: null, renewal: [['1 × Pro', 300000]], renewalTotal: 300000 },
     { from: 'pro', to: 'basic', behavior: 'create_prorations', now: null, renewal: [['1 × Basic', 100000], ['Unused time on 1 × Pro', -150000], ['Remaining time on 1 × Basic', 50000]], renewalTotal: 0 },
-    // Below zero: paid at 0, the credit carried onto the next invoice.
-    { from: 'pro', to: 'basic', behavior: 'always_invoice', now: [['Unused time on 1 × Pro', -150000], ['Remaining time on 1 × Basic', 50000]], nowTotal: -100000, renewal: [['1 × Basic', 100000], ['Credit from invoice', -100000]], renewalTotal: 0 },
+    // Below zero: paid at 0, the credit goes to the customer's balance, which the renewal uses (its total 100000, nothing due).
+    { from: 'pro', to: 'basic', behavior: 'always_invoice', now: [['Unused time on 1 × Pro', -150000], ['Remaining time on 1 × Basic', 50000]], nowTotal: -100000, renewal: [['1 × Basic', 100000]], renewalTotal: 100000, renewalDue: 0 },
     { from: 'pro', to: 'basic', behavior: 'none', now: null, renewal: [['1 × Basic', 100000]], renewalTotal: 100000 },
   ];
   for (const c of cases) {
@@ -108,7 +108,7 @@ describe('subscriptions: changes of items, prorated, and their previews', functi
       await advance(clock.id, MAR_1);
       const renewal = (await invoicesOf(sub.id)).at(-1);
       assert.deepEqual(billed(renewal), billed(upcoming));
-      assert.deepEqual([short(renewal), renewal.totalCents, renewal.status, renewal.billingReason], [c.renewal, c.renewalTotal, 'paid', 'subscription_cycle']);
+      assert.deepEqual([short(renewal), renewal.totalCents, renewal.amountDueCents, renewal.status, renewal.billingReason], [c.renewal, c.renewalTotal, c.renewalDue ?? c.renewalTotal, 'paid', 'subscription_cycle']);
     });
   }
 

@@ -5,8 +5,9 @@ import type { Knex } from 'knex';
 
 /**
  * SQL true when the invoice aliased `invoice` was paid by carry-over: its amount is kept in
- * carried_amounts (migration 021) with it as the source. Its `amountPaidCents` is that amount (0
- * for a credit: a total below zero carried, migration 023); no payment of it exists.
+ * carried_amounts (migration 021) with it as the source. Its `amountPaidCents` is that amount; no
+ * payment of it exists. (A total below zero goes to the customer's credit balance instead:
+ * migration 032 moved the credits carried before it there.)
  */
 export const PAID_BY_CARRY_OVER_SQL = (invoice = 'i') => `exists (select 1 from carried_amounts ca where ca.source_invoice_id = ${invoice}.id)`;
 

@@ -13,13 +13,13 @@ const TAKEN = ['succeeded', 'partially_refunded', 'refunded'];
 type InvoiceFacts = InvoiceRow & { carried: boolean };
 
 /**
- * The ways an invoice is paid without a card payment that paid it: it owed nothing (finalised with
- * amount due 0, paid at once; one whose total was below zero has its total carried as a credit
- * onto the customer's next invoice), or it owed 1 to 999 cents, below a card payment's minimum, carried
+ * The ways an invoice is paid without a card payment that paid it: it owed nothing when paid
+ * (finalised with amount due 0, paid at once, one whose total was below zero having its total
+ * added to the customer's credit balance; or brought to 0 by credit notes), or it owed 1 to 999 cents, below a card payment's minimum, carried
  * onto the customer's next invoice. A new way is named here and the invariants follow.
  */
 function paidWithoutPayment(invoice: InvoiceFacts): boolean {
-  return Number(invoice.amount_due_cents) === 0 || invoice.carried;
+  return Number(invoice.amount_paid_cents) === 0 || invoice.carried;
 }
 
 interface PaymentFacts {
@@ -40,7 +40,7 @@ interface PaymentFacts {
  * - no payment is `processing` once the processor has answered it;
  * - an invoice is paid if and only if a payment of it that took its amount due paid it
  *   (`paid_payment_id`), or it was paid without one (paidWithoutPayment), and `amountPaidCents`
- *   is then its amount due (0 otherwise);
+ *   is then its amount due, less only by credit notes issued on it since (0 otherwise);
  * - every other payment of an invoice that took money (a second payment, one for an invoice voided,
  *   uncollectible or paid meanwhile) is refunded in full, its refunds succeeded: what an invoice
  *   keeps (what its payments took, less the refunds of those that did not pay it) never exceeds
@@ -64,13 +64,15 @@ export async function moneyViolations(knex: Knex, now: Date): Promise<string[]> 
   for (const p of payments) if (p.invoice_id !== null) byInvoice.set(p.invoice_id, [...(byInvoice.get(p.invoice_id) ?? []), p]);
   for (const invoice of invoices) {
     const own = byInvoice.get(invoice.id) ?? [];
-    const due = Number(invoice.amount_due_cents);
+    // What was due when it was paid: credit notes issued after lower the amount due, not what was paid.
+    const due = invoice.status === 'paid' ? Number(invoice.amount_paid_cents) : Number(invoice.amount_due_cents);
     const paidBy = own.find((p) => p.id === invoice.paid_payment_id);
-    const name = `invoice ${invoice.id} (${invoice.status}, due ${due}, paid ${Number(invoice.amount_paid_cents)})`;
+    const name = `invoice ${invoice.id} (${invoice.status}, due ${Number(invoice.amount_due_cents)}, paid ${Number(invoice.amount_paid_cents)})`;
     if (invoice.status === 'paid') {
       const byPayment = paidBy !== undefined && TAKEN.includes(paidBy.status) && Number(paidBy.amount_cents) === due;
       if (!byPayment && !paidWithoutPayment(invoice)) wrong.push(`${name} is paid, but no payment of it paid it`);
-      if (Number(invoice.amount_paid_cents) !== due) wrong.push(`${name}: amountPaidCents is not its amount due`);
+      const lowered = due - Number(invoice.amount_due_cents);
+      if (lowered < 0 || lowered > Number(invoice.credit_notes_cents)) wrong.push(`${name}: amountPaidCents is not its amount due (before the credit notes issued once it was paid)`);
     } else {
       if (invoice.paid_payment_id != null) wrong.push(`${name} names a payment that paid it`);
       if (Number(invoice.amount_paid_cents) !== 0) wrong.push(`${name} is not paid but has amountPaidCents`);

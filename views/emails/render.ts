@@ -11,11 +11,27 @@ import { summaryRows, type InvoiceSummary } from '../invoice-summary';
 
 type Card = { scheme: CardScheme; last4: string };
 
+/** What an invoice's amount due is less than its total by: the credit balance it used and its credit notes. */
+export interface InvoiceCredit {
+  appliedCents: number;
+  notesCents: number;
+}
+
+/** The lines of an invoice's credit, each shown only when not 0, as a deduction. */
+function creditLines(locale: Locale, credit: InvoiceCredit | undefined): string[] {
+  if (credit === undefined) return [];
+  const words = EMAIL_WORDS[locale];
+  return [
+    ...(credit.appliedCents === 0 ? [] : [fill(words.creditApplied, { credit: formatRupees(-credit.appliedCents) })]),
+    ...(credit.notesCents === 0 ? [] : [fill(words.creditNotes, { credit: formatRupees(-credit.notesCents) })]),
+  ];
+}
+
 /** What each kind of email tells. */
 export type EmailContent =
   | { kind: 'receipt'; amountCents: number; description: string; paidAt: Date; card: Card | null; paymentId: string }
   | { kind: 'card_saved'; card: Card }
-  | { kind: 'invoice' | 'invoice_reminder' | 'invoice_overdue'; number: string; amountCents: number; dueDate: Date; link: string; summary?: InvoiceSummary | null }
+  | { kind: 'invoice' | 'invoice_reminder' | 'invoice_overdue'; number: string; amountCents: number; dueDate: Date; link: string; credit?: InvoiceCredit; summary?: InvoiceSummary | null }
   | { kind: 'payment_failed'; number: string; amountCents: number; nextAttemptAt: Date | null; link: string; summary?: InvoiceSummary | null }
   | { kind: 'trial_will_end'; product: string; trialEnd: Date; amountCents: number }
   | { kind: 'subscription_canceled'; product: string; canceledAt: Date };
@@ -84,7 +100,10 @@ export function renderEmail(locale: Locale, parties: EmailParties, content: Emai
   const { values, link } = facts(locale, content);
   const all: Record<string, string> = { ...values, merchant: parties.merchant, customer: parties.customerName ?? '' };
   // A receipt without a card (none reported) leaves out the line that names it.
-  const paragraphs = kind.paragraphs.filter((p) => !(p.includes('{card}') && all.card === '')).map((p) => fill(p, all));
+  const filled = kind.paragraphs.filter((p) => !(p.includes('{card}') && all.card === '')).map((p) => fill(p, all));
+  // An invoice's credit, under the paragraph that names its amount.
+  const credit = 'credit' in content ? creditLines(locale, content.credit) : [];
+  const paragraphs = [...filled.slice(0, 1), ...credit, ...filled.slice(1)];
   const greeting = fill(parties.customerName === null ? words.hello : words.helloNamed, all);
   const footer = fill(words.footer, all);
   const subject = fill(kind.subject, all);
