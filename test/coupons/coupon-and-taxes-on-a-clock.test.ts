@@ -2,7 +2,9 @@
 // 2.5% levy contained in the price, on a test clock, charged to a kept card: its first invoice and
 // four renewals with every cent written out (the coupon covers the periods starting in its three
 // months, then the discount is null), each renewal equal to the upcoming invoice read before it.
-// Then a `once` coupon with a trial: the trial's invoice of nothing leaves it for the first paid one.
+// The same with an invoice item and a credit balance (the issue's "done when"), a credit note on the
+// last invoice refunding part of it to the card. Then a `once` coupon with a trial: the trial's
+// invoice of nothing leaves it for the first paid one.
 import assert from 'node:assert/strict';
 import type { MerchantKeys } from '../../db/merchants';
 import { startApiWithMerchant, type TestApi } from '../support/api';
@@ -70,6 +72,46 @@ describe('coupons and taxes on a test clock', function () {
     const now = await read(`/v1/subscriptions/${subscription.id}`);
     assert.deepEqual([now.discount, now.taxRateIds], [null, [vat.id, levy.id]]);
     assert.equal((await read(`/v1/coupons/${coupon.id}`)).timesRedeemed, 1);
+  });
+
+  it('with an invoice item and a credit balance too, and a credit note on the last invoice refunding part of it to the card', async () => {
+    const { clock, customer, card } = await customerWithCard('all-adjustments@example.com', '2027-01-15T04:30:00.000Z', '01/39');
+    const price = await monthly();
+    const coupon = await post('/v1/coupons', { name: '20% off for 3 months', percentOff: 20, duration: 'repeating', durationInMonths: 3 });
+    const vat = await post('/v1/tax_rates', { displayName: 'VAT', percentage: 18, inclusive: false });
+    const levy = await post('/v1/tax_rates', { displayName: 'SSCL', percentage: 2.5, inclusive: true });
+    const subscription = await post('/v1/subscriptions', { customerId: customer.id, priceId: price.id, cardId: card.id, couponId: coupon.id, taxRateIds: [vat.id, levy.id] });
+    await api.workflows.settle();
+    // On the February renewal: 150000 + 20000 = 170000, less 20% = 136000; the levy contains
+    // round(136000 × 2.5 / 102.5) = 3317, VAT 18% of 132683 = 23883; the total 159883.
+    await post('/v1/invoice_items', { customerId: customer.id, subscriptionId: subscription.id, description: 'Extra support', unitAmountCents: 20000 });
+    await advance(clock.id, '2027-02-15T04:31:00.000Z');
+    // On the March renewal: 50000 of credit used from the balance; 141073 − 50000 = 91073 charged.
+    await post(`/v1/customers/${customer.id}/balance_transactions`, { amountCents: 50000, description: 'Goodwill' });
+    const upcoming = await read(`/v1/invoices/upcoming?subscriptionId=${subscription.id}`);
+    await advance(clock.id, '2027-05-15T04:31:00.000Z');
+    const invoices = await invoicesOf(subscription.id);
+    const row = (i: any) => [i.periodStart, i.subtotalCents, i.discountCents, i.taxes.map((t: any) => t.amountCents), i.taxCents, i.totalCents, i.creditAppliedCents, i.amountDueCents, i.amountPaidCents];
+    assert.deepEqual(invoices.map(row), [
+      ['2027-01-15T04:30:00.000Z', 150000, 30000, [21073, 2927], 21073, 141073, 0, 141073, 141073],
+      ['2027-02-15T04:30:00.000Z', 170000, 34000, [23883, 3317], 23883, 159883, 0, 159883, 159883],
+      ['2027-03-15T04:30:00.000Z', 150000, 30000, [21073, 2927], 21073, 141073, 50000, 91073, 91073],
+      ['2027-04-15T04:30:00.000Z', 150000, 0, [26341, 3659], 26341, 176341, 0, 176341, 176341],
+      ['2027-05-15T04:30:00.000Z', 150000, 0, [26341, 3659], 26341, 176341, 0, 176341, 176341],
+    ]);
+    assert.deepEqual(row(upcoming).slice(0, 8), row(invoices[2]).slice(0, 8), 'the March renewal is its preview, credit and all (but what was paid)');
+    assert.deepEqual(invoices[1].lines.map((l: any) => [l.description, l.amountCents]), [['1 × Pro plan', 150000], ['Extra support', 20000]]);
+    for (const [i, invoice] of invoices.entries()) assert.deepEqual((await chargesOf(invoice.id)).map((c: any) => Number(c.amount_cents)), [row(invoices[i])[7]]);
+
+    // A credit note on the last invoice gives 76341 back to the card: its amount due is then 100000.
+    const note = await post('/v1/credit_notes', { invoiceId: invoices[4].id, amountCents: 76341, reason: 'order_change' });
+    assert.deepEqual([note.refundCents, note.creditCents], [76341, 0]);
+    await api.clock.advance(60_000);
+    await api.workflows.settle();
+    const refund = await read(`/v1/refunds/${note.refundId}`);
+    assert.deepEqual([refund.status, refund.amountCents], ['succeeded', 76341]);
+    const last = await read(`/v1/invoices/${invoices[4].id}`);
+    assert.deepEqual([last.totalCents, last.creditNotesCents, last.amountDueCents, last.amountPaidCents], [176341, 76341, 100000, 176341]);
   });
 
   it('a once coupon with a 7-day trial: the trial\'s invoice of nothing keeps it, the first paid invoice uses it, the next does not', async () => {
