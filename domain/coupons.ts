@@ -68,6 +68,11 @@ export function invoiceDiscount(discount: SubscriptionDiscount | null, periodSta
   }
 }
 
+/** Whether two discounts are the same application of a coupon (as read back from the row, or not). */
+export function sameDiscount(a: SubscriptionDiscount | null, b: SubscriptionDiscount | null): boolean {
+  return a === null || b === null ? a === b : a.couponId === b.couponId && a.start === b.start;
+}
+
 /**
  * What a subscription's invoice for a period starting at `periodStart` with `lines` is adjusted by
  * (its coupon while the discount covers it, its tax rates), and the discount kept after it: the

@@ -14,7 +14,7 @@ import { lockSubscription, subscriptionUpdateStatement, updateSubscription, type
 import type { Statement } from '../../db/sql';
 import { periodFrom, type BilledPeriod, type Recurrence } from '../../domain/billing-periods';
 import type { ProrationUnit } from '../../domain/proration';
-import { subscriptionAdjustments, type SubscriptionDiscount } from '../../domain/coupons';
+import { sameDiscount, subscriptionAdjustments, type SubscriptionDiscount } from '../../domain/coupons';
 import { pauseInForce } from '../../domain/pause-collection';
 import { periodLines, type BilledItem, type BillingReason, type CollectionMethod, type InvoiceLine } from '../../domain/invoices';
 import { subscriptionView } from '../../views/subscription';
@@ -68,21 +68,24 @@ export async function billPeriod(
   written: { id?: string; after?: NewEvent[]; last?: boolean; customer?: CustomerTime; before?: Statement[]; discount?: SubscriptionDiscount | null } = {},
 ): Promise<InvoiceRow> {
   const id = written.id ?? newId('invoice', now.getTime());
-  // The discount this invoice ends (a `once` used, a `repeating` run out) ends on the row too,
-  // unless the caller has moved the row's on already and says which this invoice takes.
-  if (written.discount === undefined) {
-    const { after } = subscriptionAdjustments(subscription, period.start, lines);
-    if (after !== subscription.discount) await updateSubscription(ctx.db, subscription.id, { discount: after });
-  }
   // Read here when not given (finalizeInvoice would): it says whether an amount carried over waits.
   const customer = written.customer ?? (await customerTime(ctx.db, subscription.customer_id));
   const paused = pauseInForce(subscription, now);
   // Invoice items and amounts carried over wait for an invoice that is collected, not one a pause keeps or closes.
   const items = customer.has_items && paused === null ? await takeInvoiceItemLines(ctx, subscription.customer_id, subscription.id, id) : [];
   const carried = customer.carries && paused === null ? await takeCarriedLines(ctx, subscription.customer_id, id) : [];
-  const draft = subscriptionDraft(subscription, { id, reason, period, lines: [...lines, ...items, ...carried], createdAt: now, collection, discount: written.discount });
-  if (paused !== null) return billWhilePaused(ctx, draft, paused, { after: written.after, customer, before: written.before });
-  return finalizeInvoice(ctx, draft, { fresh: true, after: written.after, last: written.last, customer, before: written.before });
+  const all = [...lines, ...items, ...carried];
+  const draft = subscriptionDraft(subscription, { id, reason, period, lines: all, createdAt: now, collection, discount: written.discount });
+  // The discount this invoice ends (a `once` used, a `repeating` run out) ends on the row too (or,
+  // when the caller moved the row's on already, as it turned out with the invoice items taken).
+  const { after } = subscriptionAdjustments({ discount: written.discount === undefined ? subscription.discount : written.discount, tax_rates: subscription.tax_rates }, period.start, all);
+  let before = written.before;
+  if (!sameDiscount(after, subscription.discount)) {
+    if (written.last === true) before = [...(before ?? []), subscriptionUpdateStatement(subscription.id, { discount: after })];
+    else await updateSubscription(ctx.db, subscription.id, { discount: after });
+  }
+  if (paused !== null) return billWhilePaused(ctx, draft, paused, { after: written.after, customer, before });
+  return finalizeInvoice(ctx, draft, { fresh: true, after: written.after, last: written.last, customer, before });
 }
 
 /**
@@ -145,7 +148,8 @@ export async function startPeriod(ctx: TransactionContext, subscription: Subscri
   // lines of the changes made in the period before, after its own.
   const prorations = subscription.prorations_pending ? await takePendingProrations(ctx.db, subscription.id, invoiceId) : [];
   const lines = [...renewalLines(subscription, items, period), ...prorations];
-  // The discount after this invoice (ended by it, or not), written with the period's other changes.
+  // The discount after this invoice (ended by it, or not), written with the period's other changes
+  // (billPeriod corrects it in the rare case the invoice items it takes change that).
   const { after } = subscriptionAdjustments(subscription, period.start, lines);
   const changes = {
     ...start.changes,
@@ -154,7 +158,7 @@ export async function startPeriod(ctx: TransactionContext, subscription: Subscri
     latest_invoice_id: invoiceId,
     ...(subscription.deferred_lines === null ? {} : { deferred_lines: null }),
     ...(subscription.prorations_pending ? { prorations_pending: false } : {}),
-    ...(after === subscription.discount ? {} : { discount: after }),
+    ...(sameDiscount(after, subscription.discount) ? {} : { discount: after }),
   };
   const moved = start.last === true ? { ...subscription, ...changes } : await updateSubscription(ctx.db, subscription.id, changes);
   const before = start.last === true ? [subscriptionUpdateStatement(subscription.id, changes)] : [];

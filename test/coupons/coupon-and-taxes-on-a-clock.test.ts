@@ -114,6 +114,26 @@ describe('coupons and taxes on a test clock', function () {
     assert.deepEqual([last.totalCents, last.creditNotesCents, last.amountDueCents, last.amountPaidCents], [176341, 76341, 100000, 176341]);
   });
 
+  it('a once coupon is kept by a renewal whose invoice items leave nothing to discount, and used by the next', async () => {
+    const clock = await post('/v1/test_helpers/test_clocks', { frozenTime: '2027-01-15T04:30:00.000Z' });
+    const customer = await post('/v1/customers', { email: 'once-credit-item@example.com', testClockId: clock.id });
+    const subscription = await post('/v1/subscriptions', { customerId: customer.id, priceId: (await monthly()).id, collectionMethod: 'send_invoice' });
+    const coupon = await post('/v1/coupons', { percentOff: 25, duration: 'once' });
+    await post(`/v1/subscriptions/${subscription.id}`, { couponId: coupon.id });
+    await post('/v1/invoice_items', { customerId: customer.id, subscriptionId: subscription.id, description: 'Refund of a lost month', unitAmountCents: -200000 });
+    const upcoming = await read(`/v1/invoices/upcoming?subscriptionId=${subscription.id}`);
+    await advance(clock.id, '2027-03-16T00:00:00.000Z');
+    const invoices = await invoicesOf(subscription.id);
+    // February: 150000 − 200000 = −50000, nothing to discount: the coupon waits, the 50000 go onto
+    // the balance. March: 25% off 150000 = 37500; 112500 less the 50000 of credit: 62500 due.
+    assert.deepEqual(invoices.slice(1).map((i: any) => [i.periodStart, i.subtotalCents, i.discountCents, i.couponId, i.totalCents, i.creditAppliedCents, i.amountDueCents]), [
+      ['2027-02-15T04:30:00.000Z', -50000, 0, null, -50000, 0, 0],
+      ['2027-03-15T04:30:00.000Z', 150000, 37500, coupon.id, 112500, 50000, 62500],
+    ]);
+    assert.deepEqual([upcoming.discountCents, upcoming.totalCents], [0, -50000]);
+    assert.equal((await read(`/v1/subscriptions/${subscription.id}`)).discount, null);
+  });
+
   it('a once coupon with a 7-day trial: the trial\'s invoice of nothing keeps it, the first paid invoice uses it, the next does not', async () => {
     const { clock, customer, card } = await customerWithCard('once-trial@example.com', '2027-01-15T04:30:00.000Z', '01/39');
     const price = await monthly();
