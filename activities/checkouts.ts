@@ -12,8 +12,8 @@ export function createCheckoutActivities(deps: ActivityDeps & { processors: Proc
   return {
     /** Reads the attempt's outcome from the processor and applies it. */
     settleAttempt: (checkoutId: string, attempt: number): Promise<AttemptResult> => settleAttempt(services, checkoutId, attempt),
-    /** The 30 minutes are up: the checkout completes (paid after all) or expires. */
-    closeCheckout: (checkoutId: string): Promise<'completed' | 'expired'> => expireCheckout(services, checkoutId),
+    /** The 30 minutes are up: the checkout completes (paid after all) or expires; `pending` while the processor cannot tell. */
+    closeCheckout: (checkoutId: string): Promise<'completed' | 'expired' | 'pending'> => expireCheckout(services, checkoutId),
   };
 }
 

@@ -15,7 +15,7 @@ import type { ActivityDeps } from './deps';
 export type { ActivityDeps } from './deps';
 
 export function createActivities(deps: ActivityDeps): Record<string, ActivityFunction> {
-  const processors = createProcessors({ db: deps.db, clock: deps.clock, publicBaseUrl: () => deps.config.publicBaseUrl, sandboxSettlementMs: deps.config.sandboxSettlementMs });
+  const processors = createProcessors({ db: deps.db, clock: deps.clock, publicBaseUrl: () => deps.config.publicBaseUrl, secretKey: deps.config.secretKey, sandboxSettlementMs: deps.config.sandboxSettlementMs });
   return {
     ...createCheckoutActivities({ ...deps, processors }),
     ...createRefundActivities({ ...deps, processors }),

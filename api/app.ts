@@ -12,6 +12,7 @@ import { systemClock, type Clock } from '../domain/clock';
 import { uncachedActiveKeys, type ActiveKeys } from '../db/active-key-cache';
 import { ApiError } from '../domain/errors';
 import { createProcessors } from '../processor';
+import { processorNotificationsRouter } from './processor-notifications';
 import { sandboxRouter } from '../processor/sandbox';
 import { docsSite } from './docs/docs-pages';
 import { errorPage } from './docs/error-page';
@@ -96,7 +97,7 @@ export function createApp(deps: AppDeps): App {
   const { config, log } = deps;
   const clock = deps.clock ?? systemClock;
   const limiter = deps.limiter ?? createRateLimiter({ perMinute: config.rateLimitPerMinute, store: config.rateLimitStore, db: deps.db });
-  const processors = createProcessors({ db: deps.db, clock, publicBaseUrl: () => config.publicBaseUrl });
+  const processors = createProcessors({ db: deps.db, clock, publicBaseUrl: () => config.publicBaseUrl, secretKey: config.secretKey });
   const routes = apiRoutes(config, processors, log);
   // Behind a proxy, the client address is the entry the last trusted proxy appended to
   // X-Forwarded-For; entries before it are the client's own to forge.
@@ -119,6 +120,7 @@ export function createApp(deps: AppDeps): App {
     checkoutPagesRouter({ db: deps.db, clock, config, log, workflows: deps.orchestration, processors, limiter }).routes(),
     paymentLinkPagesRouter({ db: deps.db, clock, config, log, workflows: deps.orchestration, limiter }).routes(),
     invoicePagesRouter({ db: deps.db, clock, config, log, workflows: deps.orchestration, limiter }).routes(),
+    processorNotificationsRouter({ db: deps.db, clock, config, log, workflows: deps.orchestration, processors, limiter }).routes(),
     // The sandbox processor's own pages (a live processor's pages live on its own site).
     sandboxRouter({ db: deps.db, clock }).routes(),
   ] as Middleware[]);

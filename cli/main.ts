@@ -12,6 +12,7 @@ import { commands, UsageError } from './commands';
 import { emailCommands } from './emails';
 import { GATEWAY_SIMULATOR_USAGE, runGatewaySimulator } from './gateway-simulator';
 import { priceCommands } from './prices';
+import { processorCommands } from './processors';
 import { upgradeRequestCommands } from './upgrade-requests';
 import { shownLines } from './text';
 
@@ -35,6 +36,8 @@ const USAGE = `usage: kasi <command> [--json]
   kasi upgrade-requests decline <upgradeRequestId> [--reason <text>]
   kasi price archive <priceId>
   kasi emails <accountId> [--mode test|live]
+  kasi processor set <accountId> --mode live|test --gateway-url <url> --merchant-id <id> --api-password <pw> [--notification-secret <s>]
+  kasi processor show <accountId>
 ${GATEWAY_SIMULATOR_USAGE}`;
 
 /**
@@ -66,6 +69,10 @@ const OPTIONS = {
   url: { type: 'string' },
   events: { type: 'string' },
   reason: { type: 'string' },
+  'gateway-url': { type: 'string' },
+  'merchant-id': { type: 'string' },
+  'api-password': { type: 'string' },
+  'notification-secret': { type: 'string' },
 } as const;
 
 // `migrate --status` is a flag where `merchant set --status` takes a value, so migrate has its own.
@@ -81,7 +88,7 @@ async function main(argv: string[]): Promise<number> {
       ? parseArgs({ args: argv, allowPositionals: true, strict: true, options: MIGRATE_OPTIONS })
       : parseArgs({ args: argv, allowPositionals: true, strict: true, options: OPTIONS });
   const [group, verb, ...rest] = positionals;
-  const all = { ...commands, ...upgradeRequestCommands, ...priceCommands, ...emailCommands };
+  const all = { ...commands, ...upgradeRequestCommands, ...priceCommands, ...emailCommands, ...processorCommands };
   // A one-word command (`migrate`, `emails`) takes every positional after it as its arguments.
   const oneWord = group !== undefined && all[group] !== undefined;
   const name = oneWord || !verb ? (group ?? '') : `${group} ${verb}`;

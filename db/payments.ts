@@ -125,7 +125,18 @@ export async function findPayment(db: Knex | Knex.Transaction, id: string, forUp
   return row;
 }
 
+/** The account's payment in the mode, or undefined (another account's or mode's is none of its). */
+export async function findPaymentOf(db: Knex | Knex.Transaction, accountId: string, mode: Mode, id: string): Promise<PaymentRow | undefined> {
+  return (await db<PaymentRow>('payments').where({ id, account_id: accountId, mode }).first()) as PaymentRow | undefined;
+}
+
 /** The processor reference of an attempt: stable, so a repeated call finds the same session. */
 export function processorReference(paymentId: string, attempt: number): string {
   return `${paymentId}.${attempt}`;
+}
+
+/** The payment and attempt a processor reference names (processorReference), or null. */
+export function referencedAttempt(reference: string): { paymentId: string; attempt: number } | null {
+  const match = /^(pay_[0-9a-z]+)\.([1-9][0-9]{0,8})$/.exec(reference);
+  return match ? { paymentId: match[1]!, attempt: Number(match[2]) } : null;
 }

@@ -3,12 +3,15 @@
 // applies the attempt's outcome (an activity re-reads it from the processor). An attempt still
 // pending is asked about again every minute, so a customer who never comes back is paid anyway.
 // Paid in time: the checkout completes. Unpaid at expiresAt: the checkout expires and its payment
-// is canceled. A declined attempt leaves the checkout open for another try until it expires.
+// is canceled. A declined attempt leaves the checkout open for another try until it expires. An
+// attempt whose outcome the processor cannot tell at the expiry (a gateway's UNKNOWN) keeps the
+// checkout open: closing is asked again with backoff until the processor knows.
 // The return page asks for an attempt's outcome with the attemptOutcome update, answered once the
 // loop has applied the attempt (or the checkout closed).
-import { allHandlersFinished, condition, defineSignal, defineUpdate, proxyActivities, setHandler } from '@temporalio/workflow';
+import { allHandlersFinished, condition, defineSignal, defineUpdate, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
 import type { AttemptResult, CheckoutActivities } from '../activities/checkouts';
 import { OUTCOME_POLL_MS } from '../domain/checkout-rules';
+import { chargePollDelayMs } from '../domain/saved-cards';
 
 export const paymentAttemptedSignal = defineSignal<[number]>('paymentAttempted');
 /** Queues the attempt as the signal does; answers with its result, or how the checkout closed first. */
@@ -74,6 +77,13 @@ export async function checkoutLifetime(input: CheckoutLifetimeInput): Promise<'c
       if (result === 'pending' && attempt >= (pending?.attempt ?? 0)) pending = { attempt, askAt: Date.now() + OUTCOME_POLL_MS };
       else if (result === 'failed' && attempt === pending?.attempt) pending = undefined;
     }
-    if (Date.now() >= deadline) return close(await closeCheckout(input.checkoutId));
+    if (Date.now() >= deadline) {
+      // Only a processor that cannot tell answers `pending` (histories from before never do).
+      for (let asked = 0; ; asked++) {
+        const closing = await closeCheckout(input.checkoutId);
+        if (closing !== 'pending') return close(closing);
+        await sleep(chargePollDelayMs(asked));
+      }
+    }
   }
 }

@@ -190,9 +190,12 @@ ${cancel}`, state.reason);
     const returnUrl = (attempt: number) => `${deps.config.publicBaseUrl}${pagePath(locale, view.checkout.id)}/return?attempt=${attempt}`;
     let session: { redirectUrl: string };
     try {
-      session = await payCheckout(deps, { checkoutId: view.checkout.id, customer, cardConsent, locale, merchantName: view.merchant, returnUrl }, view.checkout.mode);
+      session = await payCheckout(deps, { checkoutId: view.checkout.id, customer, cardConsent, locale, merchantName: view.merchant, returnUrl }, view.checkout);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
+      // The processor did not answer (a gateway's outage): the attempt is kept, and the page says
+      // to press Pay again, which goes on with the same attempt.
+      if (err.code === 'SERVICE_UNAVAILABLE') return payPage(ctx, locale, (await load(view.checkout.id)) ?? view, { values: {}, problems: {} }, 503);
       return refused(ctx, locale, view, err);
     }
     ctx.status = 303;

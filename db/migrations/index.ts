@@ -26,6 +26,7 @@ import * as namedCustomers from './022-named-customers';
 import * as subscriptionChanges from './023-subscription-changes';
 import * as pauseAndAnchors from './025-pause-and-anchors';
 import * as invoiceAdjustments from './026-invoice-adjustments';
+import * as cardProcessors from './027-card-processors';
 import * as couponsAndTaxRates from './028-coupons-and-tax-rates';
 import * as entitlements from './030-entitlements';
 import * as invoiceItemsAndCredit from './032-invoice-items-and-credit';
@@ -61,6 +62,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['023-subscription-changes', subscriptionChanges],
   ['025-pause-and-anchors', pauseAndAnchors],
   ['026-invoice-adjustments', invoiceAdjustments],
+  ['027-card-processors', cardProcessors],
   ['028-coupons-and-tax-rates', couponsAndTaxRates],
   ['030-entitlements', entitlements],
   ['032-invoice-items-and-credit', invoiceItemsAndCredit],

@@ -93,7 +93,9 @@ export function createSandboxProcessor(deps: { db: Knex; clock: Clock; publicBas
         .where({ reference })
         .whereIn('status', ['awaiting_card', 'awaiting_3ds'])
         .update({ status: 'canceled', updated_at: clock.now() });
-      return outcomeOf((await db('sandbox_sessions').where({ reference }).first()) as SessionRow | undefined);
+      const row = (await db('sandbox_sessions').where({ reference }).first()) as SessionRow | undefined;
+      // A session never opened (Pay stopped before) has nothing left to decide: closed too.
+      return row === undefined ? { status: 'canceled' } : outcomeOf(row);
     },
     async voidApproval(reference) {
       await db('sandbox_sessions')

@@ -46,8 +46,7 @@ export async function chargeSavedCard(
   const deleted = () => notReusable('This card was deleted: it cannot be charged again.');
   if (card.retired_at !== null) throw deleted();
   if (card.processor_token === null) throw notReusable('The processor holds nothing to charge this card with.');
-  const processor = processors.forMode(scope.mode);
-  if (processor === null) throw new ApiError('NOT_SUPPORTED', 'No card processor takes payments in this mode.');
+  const processor = await processors.required(scope.account.id, scope.mode);
   const { account, mode } = scope;
   const now = ctx.clock.now();
   const plan = planOf(ctx.config.plans, account.plan);

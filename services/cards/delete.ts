@@ -8,6 +8,6 @@ import type { ServiceContext } from '../context';
 
 export async function deleteSavedCard(ctx: ServiceContext, processors: Processors, card: SavedCardRow): Promise<SavedCardRow> {
   const retired = await retireSavedCard(ctx.db, card.id, ctx.clock.now());
-  if (retired.processor_token !== null) await processors.forMode(retired.mode)?.deleteCard(retired.processor_token);
+  if (retired.processor_token !== null) await (await processors.forAccount(retired.account_id, retired.mode))?.deleteCard(retired.processor_token);
   return retired;
 }

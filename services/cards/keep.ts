@@ -49,7 +49,7 @@ async function cardCustomer(trx: Knex.Transaction, payment: PaymentWithConsent, 
 export async function keepCard(deps: ProcessorServiceDeps, paymentId: string): Promise<void> {
   const payment = await findPayment(deps.db, paymentId);
   if (!isPaid(payment.status) || payment.card_save !== 'requested') return;
-  const processor = deps.processors.forMode(payment.mode);
+  const processor = await deps.processors.forAccount(payment.account_id, payment.mode);
   const saved: SaveOutcome =
     processor === null
       ? { status: 'refused', message: 'No card processor keeps cards in this mode.' }

@@ -53,31 +53,30 @@ export async function settleCharge(deps: ProcessorServiceDeps, paymentId: string
 
 /**
  * settleCharge for many charges at once (an instant's invoice charges, a burst of saved-card
- * charges due together): read in one statement, asked of the processor in one call per mode, their
+ * charges due together): read in one statement, asked of each account's processor in one call per mode, their
  * outcomes recorded side by side. Their results, in order.
  */
 export async function settleCharges(deps: ProcessorServiceDeps, paymentIds: readonly string[]): Promise<ChargeResult[]> {
   const found = await findChargesToSettle(deps.db, paymentIds);
   const results = found.map(({ payment }) => resultOf(payment.status));
-  const asking = found.flatMap((charge, i) => (charge.payment.status === 'processing' && deps.processors.forMode(charge.payment.mode) !== null ? [i] : []));
-  // Asked of each mode's processor (test and live are two), side by side.
-  const modes = [...new Set(asking.map((i) => found[i]!.payment.mode))];
-  const answers = new Map<number, ProcessorOutcome>();
+  const processing = found.flatMap((charge, i) => (charge.payment.status === 'processing' ? [i] : []));
+  // Asked of each account's processor in the mode (the sandbox, or a gateway), side by side.
+  const groups = await deps.processors.grouped(processing, (i) => ({ accountId: found[i]!.payment.account_id, mode: found[i]!.payment.mode }));
+  const answers = new Map<number, { processor: CardProcessor; answer: ProcessorOutcome }>();
   await Promise.all(
-    modes.map(async (mode) => {
-      const ofMode = asking.filter((i) => found[i]!.payment.mode === mode);
-      const requests = ofMode.map((i) => {
+    groups.map(async ({ processor, items }) => {
+      const requests = items.map((i) => {
         const { payment, card, merchant, clockTime } = found[i]!;
         return { ...chargeRequest(payment, card, merchant.name), onTestClock: clockTime !== null };
       });
-      (await deps.processors.forMode(mode)!.chargeSaved(requests)).forEach((answer, k) => answers.set(ofMode[k]!, answer));
+      (await processor.chargeSaved(requests)).forEach((answer, k) => answers.set(items[k]!, { processor, answer }));
     }),
   );
   const decided = (
     await Promise.all(
-      asking.map(async (i) => {
+      [...answers].map(async ([i, { processor, answer }]) => {
         const { payment, card, merchant } = found[i]!;
-        const outcome = await decidedCharge(merchant, payment, card, deps.processors.forMode(payment.mode)!, answers.get(i)!);
+        const outcome = await decidedCharge(merchant, payment, card, processor, answer);
         return outcome === null ? [] : [{ i, outcome }];
       }),
     )

@@ -1,7 +1,9 @@
 // Close a checkout whose 30 minutes are up. An attempt still with the processor is closed there
 // first; if the card was authorised after all (the customer never came back from the processor's
-// page), the payment stands and the checkout completes. Otherwise the checkout expires, its
-// payment is canceled, and checkout.expired is recorded.
+// page), the payment stands and the checkout completes. While the processor cannot tell how the
+// attempt ended (the gateway's UNKNOWN, or no answer), nothing is closed: `pending`, and the
+// workflow asks again later, so a payment the bank may yet approve is never canceled. Otherwise
+// the checkout expires, its payment is canceled, and checkout.expired is recorded.
 import { findAccount } from '../../db/accounts';
 import { findCheckout, type CheckoutRow } from '../../db/checkouts';
 import { recordEvent } from '../../db/events';
@@ -11,15 +13,17 @@ import type { ProcessorServiceDeps } from '../context';
 import { inTransaction } from '../run';
 import { applyAttemptOutcome, keepable } from './settle-attempt';
 
-export async function expireCheckout(deps: ProcessorServiceDeps, checkoutId: string): Promise<'completed' | 'expired'> {
+export async function expireCheckout(deps: ProcessorServiceDeps, checkoutId: string): Promise<'completed' | 'expired' | 'pending'> {
   const checkout = await findCheckout(deps.db, checkoutId);
   if (!checkout) throw new Error(`checkout ${checkoutId} not found`);
   const payment = await findPayment(deps.db, checkout.payment_id);
-  const processor = deps.processors.forMode(payment.mode);
+  const processor = await deps.processors.forAccount(payment.account_id, payment.mode);
   if (payment.status === 'processing' && processor !== null) {
     const reference = processorReference(payment.id, payment.attempts);
     const outcome = await keepable(() => findAccount(deps.db, payment.account_id), payment, processor, reference, await processor.cancel(reference));
-    if ((await applyAttemptOutcome(deps, checkoutId, payment.attempts, outcome)) === 'succeeded') return 'completed';
+    const result = await applyAttemptOutcome(deps, checkoutId, payment.attempts, outcome);
+    if (result === 'succeeded') return 'completed';
+    if (result === 'pending' && outcome.status === 'pending') return 'pending';
   }
   return inTransaction(deps, async ({ db: trx, clock }) => {
     const now = clock.now();

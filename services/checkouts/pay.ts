@@ -38,6 +38,8 @@ interface Claimed {
   paymentId: string;
   amountCents: number;
   attempt: number;
+  /** The customer agreed to keep the card (now or at an earlier press of Pay on this attempt). */
+  keepCard: boolean;
 }
 
 /** Records the attempt, or refuses it with the reason the page shows. */
@@ -78,14 +80,13 @@ function claimAttempt(deps: ProcessorServiceDeps, input: PayInput): Promise<Clai
     // Pay pressed again while the attempt is with the processor, with nothing new to keep: the
     // same processor session is opened again, which shows where the payment stands.
     if (Object.keys(patch).length > 0) await trx('payments').where({ id: payment.id }).update(patch);
-    return { checkout, paymentId: payment.id, amountCents, attempt };
+    return { checkout, paymentId: payment.id, amountCents, attempt, keepCard: (patch.card_save ?? payment.card_save) === 'requested' };
   });
 }
 
 /** The processor page to send the customer to, once the attempt is recorded. */
-export async function payCheckout(deps: ProcessorServiceDeps, input: PayInput, mode: 'test' | 'live'): Promise<{ redirectUrl: string }> {
-  const processor = deps.processors.forMode(mode);
-  if (processor === null) throw new ApiError('NOT_SUPPORTED', 'No card processor takes payments in this mode.');
+export async function payCheckout(deps: ProcessorServiceDeps, input: PayInput, checkout: Pick<CheckoutRow, 'account_id' | 'mode'>): Promise<{ redirectUrl: string }> {
+  const processor = await deps.processors.required(checkout.account_id, checkout.mode);
   const claimed = await claimAttempt(deps, input).catch(notingLimitRefusal(deps));
   const session = await processor.openSession({
     reference: processorReference(claimed.paymentId, claimed.attempt),
@@ -93,6 +94,8 @@ export async function payCheckout(deps: ProcessorServiceDeps, input: PayInput, m
     merchantName: input.merchantName,
     locale: input.locale,
     returnUrl: input.returnUrl(claimed.attempt),
+    keepCard: claimed.keepCard,
+    expiresAt: claimed.checkout.expires_at,
   });
   // The workflow asks the processor about the attempt from now on, whether or not the customer
   // comes back to the return page.

@@ -179,7 +179,7 @@ export async function settleAttempt(deps: ProcessorServiceDeps, checkoutId: stri
   const checkout = await findCheckout(deps.db, checkoutId);
   if (!checkout) throw new Error(`checkout ${checkoutId} not found`);
   const payment = await findPayment(deps.db, checkout.payment_id);
-  const processor = deps.processors.forMode(payment.mode);
+  const processor = await deps.processors.forAccount(payment.account_id, payment.mode);
   if (processor === null) return 'pending';
   const reference = processorReference(payment.id, attempt);
   const standing = () => findAccount(deps.db, payment.account_id);

@@ -53,20 +53,19 @@ async function record(deps: ProcessorServiceDeps, decided: readonly Decided[]): 
 
 /**
  * Settles the refunds of `refundIds` (those asked about at one moment, read in one statement and
- * asked of each mode's processor once): their progress, in order.
+ * asked of each account's processor in its mode once): their progress, in order.
  */
 async function settle(deps: ProcessorServiceDeps, refundIds: readonly string[], ask: Ask): Promise<RefundProgress[]> {
   const ids = [...new Set(refundIds)];
   const refunds = await findRefundsToSettle(deps.db, ids);
   const progress = new Map<string, RefundProgress>(refunds.map((r) => [r.id, r.status === 'pending' ? { status: 'pending', askAt: null } : { status: r.status }]));
-  // No processor takes a mode's refunds yet (live): they stay pending, asked again later.
-  const asking = refunds.filter((r) => r.status === 'pending' && deps.processors.forMode(r.mode) !== null);
+  // A live refund of an account with no processor set (any more) stays pending, asked again later.
+  const groups = await deps.processors.grouped(refunds.filter((r) => r.status === 'pending'), (r) => ({ accountId: r.account_id, mode: r.mode }));
   const decided: Decided[] = [];
   await Promise.all(
-    [...new Set(asking.map((r) => r.mode))].map(async (mode) => {
-      const ofMode = asking.filter((r) => r.mode === mode);
-      (await ask(deps.processors.forMode(mode)!, ofMode)).forEach((outcome, k) => {
-        const refund = ofMode[k]!;
+    groups.map(async ({ processor, items }) => {
+      (await ask(processor, items)).forEach((outcome, k) => {
+        const refund = items[k]!;
         if (outcome.status === 'pending') progress.set(refund.id, { status: 'pending', askAt: outcome.expectedAt?.toISOString() ?? null });
         else decided.push({ refund, outcome });
       });
@@ -99,5 +98,10 @@ export function submitRefunds(deps: ProcessorServiceDeps, refundIds: readonly st
 
 /** Asks the processor where the refunds stand, and records those decided. */
 export function settleRefunds(deps: ProcessorServiceDeps, refundIds: readonly string[]): Promise<RefundProgress[]> {
-  return settle(deps, refundIds, (processor, refunds) => processor.refundOutcome(refunds.map((refund) => refund.id)));
+  return settle(deps, refundIds, (processor, refunds) =>
+    processor.refundOutcome(
+      refunds.map((refund) => refund.id),
+      refunds.map((refund) => processorReference(refund.payment_id, refund.payment_attempt)),
+    ),
+  );
 }

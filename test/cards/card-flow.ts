@@ -91,6 +91,6 @@ export function serviceDeps(api: TestApi): ProcessorServiceDeps {
     config: api.config,
     log: pino({ level: 'silent' }),
     workflows: api.service.orchestration.port,
-    processors: createProcessors({ db: api.knex, clock, publicBaseUrl: () => api.url }),
+    processors: createProcessors({ db: api.knex, clock, publicBaseUrl: () => api.url, secretKey: api.config.secretKey }),
   };
 }

@@ -54,12 +54,13 @@ export async function payAtProcessor(
   return enterCard(api, pay.location as string, card);
 }
 
-/** At the processor's page Pay sent the customer to (`session`): the card and 3-D Secure; the URL it sends them back to. */
+/** At the processor's page Pay sent the customer to (`session`, the sandbox's or a gateway's): the card and 3-D Secure; the URL it sends them back to. */
 export async function enterCard(api: TestApi, session: string, card: { number: string; expiry: string; cvv: string; threeDs?: 'pass' | 'fail' }): Promise<string> {
   const sessionUrl = new URL(absolute(api, session));
   const cardStep = await postForm(`${sessionUrl.origin}${sessionUrl.pathname}/card${sessionUrl.search}`, { number: card.number, expiry: card.expiry, cvv: card.cvv });
   assert.equal(cardStep.status, 303, cardStep.text);
-  const threeDs = await postForm(absolute(api, cardStep.location as string), { result: card.threeDs ?? 'pass' });
+  // The processor's own site (the sandbox's pages are on the service's, a gateway's on its own).
+  const threeDs = await postForm(new URL(cardStep.location as string, sessionUrl).toString(), { result: card.threeDs ?? 'pass' });
   assert.equal(threeDs.status, 303, threeDs.text);
-  return absolute(api, threeDs.location as string);
+  return new URL(threeDs.location as string, sessionUrl).toString();
 }

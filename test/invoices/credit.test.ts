@@ -348,7 +348,7 @@ describe('invoice items, credit balance and credit notes', function () {
       };
       const before = await press();
       await post('/v1/credit_notes', { invoiceId: invoice.id, amountCents: 50000 });
-      const pay = payCheckout(serviceDeps(api), { checkoutId: new URL(before).pathname.split('/').pop()!, customer: null, cardConsent: null, locale: 'en', merchantName: 'Lanka Tea House', returnUrl: () => api.url }, 'test');
+      const pay = payCheckout(serviceDeps(api), { checkoutId: new URL(before).pathname.split('/').pop()!, customer: null, cardConsent: null, locale: 'en', merchantName: 'Lanka Tea House', returnUrl: () => api.url }, { account_id: (await api.knex('invoices').where({ id: invoice.id }).first('account_id')).account_id, mode: 'test' });
       await assert.rejects(pay, (err: ApiError) => err.reason === 'order_invalid');
       const after = await press();
       assert.notEqual(after, before);

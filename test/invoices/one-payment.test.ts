@@ -10,6 +10,7 @@ import { say } from '../../api/pages/messages';
 import type { MerchantKeys } from '../../db/merchants';
 import type { ApiError } from '../../domain/errors';
 import { payCheckout } from '../../services/checkouts/pay';
+import { findCheckout } from '../../db/checkouts';
 import { invoicePagePath } from '../../domain/invoices';
 import { formatDate } from '../../views/emails/render';
 import { escapeHtml } from '../../web/html';
@@ -104,7 +105,8 @@ describe('invoices: one invoice, one payment; no charge left behind', function (
     assert.match(refused.text, /data-reason="invoice_not_open"/);
     assert.match(refused.text, new RegExp(say('en', 'invoiceClosedTitle')));
     // A page read before the void, pressed after it: the service checks the invoice under its lock.
-    const pay = payCheckout(serviceDeps(api), { checkoutId: new URL(first).pathname.split('/').pop()!, customer: null, cardConsent: null, locale: 'en', merchantName: 'Lanka Tea House', returnUrl: () => api.url }, 'test');
+    const checkoutId = new URL(first).pathname.split('/').pop()!;
+    const pay = payCheckout(serviceDeps(api), { checkoutId, customer: null, cardConsent: null, locale: 'en', merchantName: 'Lanka Tea House', returnUrl: () => api.url }, (await findCheckout(api.knex, checkoutId))!);
     await assert.rejects(pay, (err: ApiError) => err.reason === 'invoice_not_open');
     const [payment] = await paymentsOf(invoice.id);
     assert.equal(payment.status, 'requires_payment_method', 'no attempt made');

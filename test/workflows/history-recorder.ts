@@ -68,9 +68,10 @@ function standIns(scripts: Map<string, { script: Script; left: Script; attempts:
     },
     async closeCheckout(checkoutId: string) {
       const entry = of(checkoutId, 'closeCheckout');
-      const answer = entry.left.close;
+      const answers = entry.left.close;
+      const answer = Array.isArray(answers) ? answers.shift() : answers;
       if (answer === undefined) throw ApplicationFailure.nonRetryable(`closeCheckout(${checkoutId}) was not scripted`, 'NoScript');
-      delete entry.left.close;
+      if (!Array.isArray(answers)) delete entry.left.close;
       return answer;
     },
   } satisfies CheckoutActivities;

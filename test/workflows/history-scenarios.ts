@@ -28,8 +28,8 @@ export type WorkflowType = { [K in keyof typeof workflows]: (typeof workflows)[K
 export interface Script {
   /** checkoutLifetime: settleAttempt's answers. */
   settle?: AttemptResult[];
-  /** checkoutLifetime: closeCheckout's answer, if the scenario reaches it. */
-  close?: 'completed' | 'expired';
+  /** checkoutLifetime: closeCheckout's answer, if the scenario reaches it (its answers, when asked again while `pending`). */
+  close?: 'completed' | 'expired' | ('completed' | 'expired' | 'pending')[];
   /** webhookDelivery, webhookResend: whether each attempt is answered 2xx. */
   answers?: boolean[];
   /** webhookDelivery, webhookResend: attempts the delivery had before this run. */
@@ -230,6 +230,18 @@ export const HISTORY_SCENARIOS: readonly HistoryScenario[] = [
     script: { settle: ['pending', 'pending', 'pending'], close: 'completed' },
     async drive(driver, id) {
       await startCheckout(driver, id, { lifetimeMs: 2.5 * OUTCOME_POLL_MS });
+      await driver.signal('paymentAttempted', [1]);
+    },
+    result: 'completed',
+  },
+  {
+    workflowType: 'checkoutLifetime',
+    name: 'unknown-at-expiry-asked-again',
+    what: 'attempt 1 is pending; at the expiry the processor still cannot tell, so closing is asked again with backoff until the attempt is authorised',
+    objectId: 'chk_rec_unknown_at_expiry',
+    script: { settle: ['pending', 'pending'], close: ['pending', 'pending', 'completed'] },
+    async drive(driver, id) {
+      await startCheckout(driver, id, { lifetimeMs: 1.5 * OUTCOME_POLL_MS });
       await driver.signal('paymentAttempted', [1]);
     },
     result: 'completed',
