@@ -38,7 +38,7 @@ import { billedItems, billPeriod, subscriptionLines } from './bill-period';
 import { invoiceCard } from '../invoices/collect';
 import { putSubscriptionWait } from './reschedule';
 import { checkUsableCard } from './usable-card';
-import { applyCoupon } from '../coupons/redeem';
+import { applyCoupon, validCoupon } from '../coupons/redeem';
 import { couponTerms } from '../../views/coupon';
 import { usableTaxRates } from '../tax-rates/usable';
 import { discountFrom } from '../../domain/coupons';
@@ -100,8 +100,8 @@ export async function createSubscription(ctx: TransactionContext, scope: Account
   if (scope.mode === 'live' && !scope.account.savedCards) throw new ApiError('saved_cards_off', 'Saved cards are off for this account: a live subscription keeps the customer\'s card for its renewals.');
   if (input.cardId !== undefined) await checkUsableCard(ctx, customer, input.cardId);
   const now = await billingNowForNew(ctx, customer);
-  // Counted as applied with the subscription, in its transaction (unapplied if it fails).
-  const discount = input.couponId === undefined ? null : discountFrom(couponTerms(await applyCoupon(ctx, owner, input.couponId)), now);
+  const coupon = input.couponId === undefined ? null : await validCoupon(ctx, owner, input.couponId);
+  const discount = coupon === null ? null : discountFrom(couponTerms(coupon), now);
   const trialEnd = input.trialDays !== undefined ? trialEndAfterDays(now, input.trialDays) : input.trialEnd !== undefined ? new Date(input.trialEnd) : null;
   const cancelAt = input.cancelAt === undefined ? null : new Date(input.cancelAt);
   const dateRefusal = (trialEnd === null ? null : billingDateRefusal(input.trialDays !== undefined ? 'trialDays' : 'trialEnd', trialEnd, now)) ?? (cancelAt === null ? null : billingDateRefusal('cancelAt', cancelAt, now));
@@ -168,6 +168,9 @@ export async function createSubscription(ctx: TransactionContext, scope: Account
   // Nothing to charge the first invoice to: the customer pays it on its page, agreeing to keep the card.
   const awaitsPage = invoice.status === 'open' && collectionMethod === 'charge_automatically' && (await invoiceCard(ctx.db, invoice)) === null;
   const created = await updateSubscription(ctx.db, subscription.id, { latest_invoice_id: invoice.id, ...(awaitsPage ? { checkout_url: invoice.hosted_url } : {}) });
+  // Counted as applied last, in the subscription's transaction (not counted if it fails): a
+  // coupon many sign up with at once is locked only from here to the commit.
+  if (coupon !== null) await applyCoupon(ctx, owner, coupon.id);
   const view = subscriptionView(created, priced);
   await recordEvent(ctx.db, { accountId: scope.account.id, mode: scope.mode, type: 'customer.subscription.created', data: view, now });
   // Trialing, or active from the start (sent invoices); one incomplete until its first invoice is
