@@ -1,6 +1,8 @@
 // Subscriptions and their items (migration 017).
 import type { Knex } from 'knex';
 import type { Mode } from '../domain/api-keys';
+import type { SubscriptionDiscount } from '../domain/coupons';
+import type { TaxRateTerms } from '../domain/invoice-arithmetic';
 import type { CollectionMethod, InvoiceLine } from '../domain/invoices';
 import type { PauseBehavior } from '../domain/pause-collection';
 import type { PendingUpdate } from '../domain/subscription-changes';
@@ -55,6 +57,9 @@ export interface SubscriptionRow {
   pause_resumes_at: Date | null;
   /** A part period up to the anchor below a card payment's minimum: lines for the first renewal invoice. */
   deferred_lines: InvoiceLine[] | null;
+  /** Its coupon's discount while it runs (migration 028), and its tax rates' terms. */
+  discount: SubscriptionDiscount | null;
+  tax_rates: TaxRateTerms[];
   created_at: Date;
 }
 
@@ -70,12 +75,25 @@ export interface SubscriptionItemRow {
 export type PricedItem = SubscriptionItemRow & { price: PricedRow };
 
 export async function insertSubscription(db: Db, row: SubscriptionRow, items: SubscriptionItemRow[]): Promise<void> {
-  await db('subscriptions').insert({ ...row, cancellation_details: JSON.stringify(row.cancellation_details), deferred_lines: row.deferred_lines === null ? null : JSON.stringify(row.deferred_lines) });
+  await db('subscriptions').insert({
+    ...row,
+    cancellation_details: JSON.stringify(row.cancellation_details),
+    deferred_lines: row.deferred_lines === null ? null : JSON.stringify(row.deferred_lines),
+    discount: row.discount === null ? null : JSON.stringify(row.discount),
+    tax_rates: JSON.stringify(row.tax_rates),
+  });
   await db('subscription_items').insert(items);
 }
 
 export async function updateSubscription(db: Db, id: string, changes: Partial<SubscriptionRow>): Promise<SubscriptionRow> {
-  const written = changes.pending_update === undefined ? changes : { ...changes, pending_update: changes.pending_update === null ? null : JSON.stringify(changes.pending_update) };
+  // JSON columns as JSON text (node-postgres would write an array as a PostgreSQL array).
+  const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
+  const written = {
+    ...changes,
+    ...(changes.pending_update === undefined ? {} : { pending_update: json(changes.pending_update) }),
+    ...(changes.discount === undefined ? {} : { discount: json(changes.discount) }),
+    ...(changes.tax_rates === undefined ? {} : { tax_rates: json(changes.tax_rates) }),
+  };
   const [row] = (await db('subscriptions').where({ id }).update(written).returning('*')) as SubscriptionRow[];
   return row!;
 }

@@ -49,7 +49,7 @@ export const REASONS = {
   },
   billing_date_invalid: {
     code: 'VALIDATION_FAILED',
-    when: 'A trial end, cancel date or resume date is not after now and within two years.',
+    when: 'A trial end, cancel date, resume date or coupon redeem-by date is not after now and within two years.',
     fix: 'Send a time after now and within two years, in ISO 8601 with a zone (e.g. `2026-03-01T00:00:00+05:30`); on a test clock, "now" is the clock\'s frozen time.',
   },
   billing_cycle_anchor_invalid: {
@@ -195,12 +195,12 @@ export const REASONS = {
   },
   coupon_invalid: {
     code: 'CONFLICT',
-    when: 'The coupon is archived, used up, past its redeem-by date, or of the other mode.',
+    when: 'The coupon is archived, used up, past its redeem-by date, of the other mode, or not yours (or no coupon at all).',
     fix: 'Use an active coupon of this mode that still has redemptions left and whose redeem-by date has not passed.',
   },
   tax_rate_invalid: {
     code: 'CONFLICT',
-    when: 'The tax rate is archived, of the other mode, or not yours.',
+    when: 'The tax rate is archived, of the other mode, or not yours (or no tax rate at all).',
     fix: 'Use an active tax rate of your account in this mode.',
   },
   feature_exists: {
@@ -318,8 +318,6 @@ export type Reason = keyof typeof REASONS;
  * checks that these are exactly the reasons no source file names.
  */
 export const NOT_RAISED_IN_THIS_VERSION: readonly Reason[] = [
-  'coupon_invalid',
-  'tax_rate_invalid',
   'promotion_invalid',
   'page_inactive',
   'page_closed',

@@ -29,6 +29,8 @@ export const ID_PREFIXES = {
   upgradeRequest: 'upreq',
   email: 'em',
   testClock: 'clock',
+  coupon: 'coupon',
+  taxRate: 'txr',
   invoiceItem: 'ii',
   creditNote: 'cn',
   balanceTransaction: 'cbt',

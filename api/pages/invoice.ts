@@ -1,6 +1,7 @@
 // The hosted invoice page at {base}/invoice/<id> (and /si/..., /ta/...): the merchant, the invoice's
-// number, lines (with the credit balance it used and its credit notes below the total), amount due
-// and due date, and while it is open a button that makes the customer a
+// number, lines (with its discount and taxes, when it has any, and the credit balance it used and
+// its credit notes below the total), amount due and due date, and while it is open a button that
+// makes the customer a
 // checkout of the amount due and sends them to it (services/invoices/open-checkout.ts: the same one
 // again while it is open; the button's handling is checkout-button.ts's, shared with the payment
 // link's page); a paid invoice's page is its receipt (number, lines, amount paid, date paid, and
@@ -20,6 +21,8 @@ import type { InvoiceRow } from '../../db/invoices';
 import type { ServiceDeps } from '../../services/context';
 import { invoicePaymentRefusal, openInvoiceCheckout } from '../../services/invoices/open-checkout';
 import { formatDate } from '../../views/emails/render';
+import { summaryRows, type InvoiceSummary } from '../../views/invoice-summary';
+import { readInvoiceSummary } from '../../services/invoices/summary';
 import { escapeHtml } from '../../web/html';
 import { checkoutButtonRouter, type CheckoutButtonDeps } from './checkout-button';
 import { hostedPage } from './hosted-page';
@@ -36,6 +39,8 @@ interface View {
   card: { scheme: CardScheme; last4: string } | null;
   /** Whether its checkout carries the customer's details (they have a name: open-checkout.ts), so it asks only for the card. */
   knownCustomer: boolean;
+  /** Its discount and taxes, when it has any. */
+  summary: InvoiceSummary | null;
 }
 
 /** Below the total, each when not 0: the credit balance the invoice used and its credit notes, as deductions. */
@@ -61,7 +66,7 @@ export function invoicePagesRouter(deps: InvoicePagesDeps): Router {
       : undefined;
     const card = paidWith?.card_scheme == null || paidWith.card_last4 === null ? null : { scheme: paidWith.card_scheme, last4: paidWith.card_last4 };
     const knownCustomer = (await findCustomer(db, invoice.customer_id)).name !== null;
-    return { invoice, merchant: account.name, card, knownCustomer };
+    return { invoice, merchant: account.name, card, knownCustomer, summary: await readInvoiceSummary(db, invoice) };
   };
 
   const answers = hostedPage<View>(invoicePagePath, (view) => ({ id: view.invoice.id, mode: view.invoice.mode, merchant: view.merchant }));
@@ -104,6 +109,9 @@ ${content(locale, view).summary}`);
     const rows = invoice.lines
       .map((line) => `<tr><td>${escapeHtml(line.description)}</td><td class="num">${line.quantity}</td><td class="num">${escapeHtml(formatRupees(line.amountCents))}</td></tr>`)
       .join('');
+    // With a discount or taxes: the subtotal, each of them, then the total (their words are the emails').
+    const footRows = view.summary === null ? [{ label: say(locale, 'total'), amountCents: centsFromDb(invoice.total_cents) }] : summaryRows(locale, view.summary);
+    const totals = footRows.map((row) => `<tr><th scope="row" colspan="2">${escapeHtml(row.label)}</th><td class="num">${escapeHtml(formatRupees(row.amountCents))}</td></tr>`).join('');
     const due = invoice.due_date === null ? '' : `<p>${escapeHtml(say(locale, 'invoiceDueOn', { date: formatDate(locale, invoice.due_date) }))}</p>`;
     const top = `<h1>${escapeHtml(title)}</h1>
 <p><strong>${escapeHtml(say(locale, 'invoiceAmountDue', { amount: formatRupees(centsFromDb(invoice.amount_due_cents)) }))}</strong></p>
@@ -113,7 +121,7 @@ ${due}`;
 <table>
 <thead><tr><th scope="col">${escapeHtml(say(locale, 'item'))}</th><th scope="col" class="num">${escapeHtml(say(locale, 'quantity'))}</th><th scope="col" class="num">${escapeHtml(say(locale, 'amount'))}</th></tr></thead>
 <tbody>${rows}</tbody>
-<tfoot><tr><th scope="row" colspan="2">${escapeHtml(say(locale, 'total'))}</th><td class="num">${escapeHtml(formatRupees(centsFromDb(invoice.total_cents)))}</td></tr>${creditRows(locale, invoice)}</tfoot>
+<tfoot>${totals}${creditRows(locale, invoice)}</tfoot>
 </table>
 </section>`;
     return { title, top, summary };

@@ -67,14 +67,14 @@ export interface ListRouteSpec<Row extends { id: string }, Query extends ListQue
    * as `rows` would be. Knex's query builder cost a list of payments more CPU than its query.
    */
   pageRows?(input: ListInput<Query>, bounds: PageBounds): Promise<Row[]>;
-  /** Row to public object; or `pageView`, for a view that loads more for the whole page at once. */
-  view?: (row: Row) => unknown;
+  /** Row to public object (`now`: the request's time, for what a view judges by it); or `pageView`, for a view that loads more for the whole page at once. */
+  view?: (row: Row, now: Date) => unknown;
   pageView?: (db: Db, rows: Row[]) => Promise<unknown[]>;
 }
 
 export interface GetRouteSpec<Row extends { mode: string }> extends ResourceRouteBase, OwnedObject {
-  /** Row to public object; it may read more (a checkout's payment). */
-  view(row: Row, db: Db): unknown;
+  /** Row to public object; it may read more (a checkout's payment). `now`: the request's time. */
+  view(row: Row, db: Db, now: Date): unknown;
 }
 
 function nounOf(owned: OwnedObject): string {
@@ -105,11 +105,12 @@ export function listRoute<Row extends { id: string }, Query extends ListQuery = 
     ...(within ? { params: { id: idPattern(within.kind) } } : {}),
     query,
     responses: { 200: { description: spec.answer, schema: listSchema(spec.item), ...(spec.links ? { links: spec.links } : {}) } },
-    async handler({ caller, query: list, params, db }) {
+    async handler({ caller, query: list, params, db, clock }) {
       if (within) await findIn(db, within, params.id, caller);
       const input = { db, scope: { accountId: caller.account.id, mode: caller.mode }, query: list, params };
       const rows = pageRows === undefined ? builderPage<Row>(spec.rows!(input)) : (bounds: PageBounds) => pageRows(input, bounds);
-      const listed = await page<Row, unknown>(rows, list, view);
+      const now = clock.now();
+      const listed = await page<Row, unknown>(rows, list, (row) => view(row, now));
       return { status: 200, body: pageView ? { ...listed, data: await pageView(db, listed.data as Row[]) } : listed };
     },
   });
@@ -121,9 +122,9 @@ export function getRoute<Row extends { mode: string }>(spec: GetRouteSpec<Row>):
     ...routeBase(spec),
     params: { id: idPattern(spec.kind) },
     responses: { 200: { description: spec.answer, schema: spec.item, ...(spec.links ? { links: spec.links } : {}) } },
-    async handler({ caller, params, db }) {
+    async handler({ caller, params, db, clock }) {
       const row = await findIn<Row>(db, spec, params.id, caller);
-      return { status: 200, body: await spec.view(row, db) };
+      return { status: 200, body: await spec.view(row, db, clock.now()) };
     },
   });
 }

@@ -12,7 +12,8 @@ import type { ApiContext } from './context';
 import type { RouteSpec } from './route';
 
 // `verbose` keeps each error's schema, where `x-reason` is read.
-const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, verbose: true });
+// `multipleOfPrecision`: 12.34 is a multiple of 0.01 although 12.34 / 0.01 is not an integer in floating point.
+const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, verbose: true, multipleOfPrecision: 9 });
 addFormats(ajv);
 // ajv-formats' email pattern takes `x<evil@evil.example>`'s look-alikes; the mailer must read
 // exactly the address that was validated.

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Processors } from '../../processor';
 import type { RouteSpec } from '../platform/route';
 import { accountRoutes } from './account';
+import { couponRoutes } from './billing/coupons';
 import { entitlementRoutes } from './billing/entitlements';
 import { invoiceRoutes } from './billing/invoices';
 import { balanceTransactionRoutes } from './billing/balance-transactions';
@@ -26,7 +27,7 @@ import { eventRoutes } from './events';
 import { webhookEndpointRoutes } from './webhook-endpoints';
 
 export function apiRoutes(config: Config, processors: Processors, log: Logger): RouteSpec[] {
-  const routes: RouteSpec[] = [...accountRoutes, ...upgradeRequestRoutes, ...customerRoutes, ...productRoutes, ...entitlementRoutes, ...priceRoutes, ...testClockRoutes, ...meterRoutes, ...invoiceRoutes(processors, log), ...invoiceItemRoutes, ...creditNoteRoutes, ...balanceTransactionRoutes, ...subscriptionRoutes, ...checkoutRoutes, ...paymentRoutes, ...refundRoutes, ...paymentLinkRoutes, ...cardRoutes(processors), ...eventRoutes, ...webhookEndpointRoutes];
+  const routes: RouteSpec[] = [...accountRoutes, ...upgradeRequestRoutes, ...customerRoutes, ...productRoutes, ...entitlementRoutes, ...priceRoutes, ...couponRoutes, ...testClockRoutes, ...meterRoutes, ...invoiceRoutes(processors, log), ...invoiceItemRoutes, ...creditNoteRoutes, ...balanceTransactionRoutes, ...subscriptionRoutes, ...checkoutRoutes, ...paymentRoutes, ...refundRoutes, ...paymentLinkRoutes, ...cardRoutes(processors), ...eventRoutes, ...webhookEndpointRoutes];
   routes.push(openApiRoute(() => routes, config.publicBaseUrl));
   return routes;
 }

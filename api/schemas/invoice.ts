@@ -11,6 +11,7 @@ export const invoiceCreateSchema = object(
     collectionMethod: { type: 'string', enum: [...COLLECTION_METHODS], default: 'send_invoice' },
     daysUntilDue: { type: 'integer', minimum: 0, maximum: 365, default: 30, description: 'For `send_invoice`: the due date is this many days after finalising.' },
     memo: { type: 'string', maxLength: 500 },
+    couponId: { type: 'string', minLength: 1, maxLength: 100, description: 'A valid coupon of yours in this mode (else 409 `coupon_invalid`), counted as applied: it discounts this invoice\'s discountable lines.' },
   },
   ['customerId'],
   { examples: [{ customerId: 'cus_0mw8a3k2x9q1c7v5b4n6m2z8', daysUntilDue: 14, memo: 'Thank you for your custom.' }] },

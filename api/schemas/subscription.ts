@@ -34,11 +34,15 @@ export const itemChangeFields: Record<string, JsonSchema> = {
 /** `priceId` and `quantity` (a one-item subscription's) are exclusive with `items`. */
 export const ITEMS_EXCLUSIVE = { priceId: { properties: { items: false } }, quantity: { properties: { items: false } } };
 
-
-/** Fields of the spec this version takes but answers 501 for (coupons and tax rates). */
-function notBuiltYet(fields: Record<string, JsonSchema>): Record<string, JsonSchema> {
-  return Object.fromEntries(Object.entries(fields).map(([name, schema]) => [name, { ...schema, description: 'The spec\'s; answered 501 NOT_SUPPORTED in this version.' }]));
-}
+// Ids inside a body: an unknown one answers the spec's reason (409), so any string is taken.
+const couponId = { type: 'string', minLength: 1, maxLength: 100, description: 'A valid coupon of yours in this mode (else 409 `coupon_invalid`): its discount applies from now (see `discount`).' };
+const taxRateIds = {
+  type: 'array',
+  maxItems: 5,
+  uniqueItems: true,
+  items: { type: 'string', minLength: 1, maxLength: 100 },
+  description: 'Up to 5 active tax rates of yours in this mode (else 409 `tax_rate_invalid`), each once: every invoice is taxed by them.',
+};
 const trialEndBehavior = {
   type: 'string',
   enum: [...TRIAL_END_BEHAVIORS],
@@ -81,7 +85,8 @@ export const subscriptionCreateSchema = object(
         ['description', 'unitAmountCents'],
       ),
     },
-    ...notBuiltYet({ couponId: { type: 'string' }, taxRateIds: { type: 'array', maxItems: 5, items: { type: 'string' } } }),
+    couponId,
+    taxRateIds,
     billingCycleAnchor: {
       type: 'string',
       description:
@@ -125,10 +130,8 @@ export const subscriptionUpdateSchema = object(
       ...nullable(object({ behavior: { type: 'string', enum: [...PAUSE_BEHAVIORS] }, resumesAt: { type: 'string', format: 'date-time' } }, ['behavior'])),
       description: 'Only while the subscription renews (else 409 `subscription_change_refused`): invoices made meanwhile are kept as drafts, marked uncollectible or voided, never collected; collection resumes by itself at `resumesAt` (after now, within two years), or when set to null.',
     },
-    ...notBuiltYet({
-      couponId: nullable({ type: 'string' }),
-      taxRateIds: { type: 'array', maxItems: 5, items: { type: 'string' } },
-    }),
+    couponId: { ...nullable(couponId), description: 'A coupon (as on create) replacing the discount, from now; null removes the discount. The subscription\'s own coupon again changes nothing.' },
+    taxRateIds: { ...taxRateIds, description: 'Replaces the tax rates from the next invoice (as on create); an empty list stops taxing. A rate the subscription has already may be kept though archived.' },
   },
   [],
   {
@@ -182,7 +185,13 @@ const FIELDS = {
   trialEnd: maybeTime,
   trialEndBehavior: { type: 'string', enum: [...TRIAL_END_BEHAVIORS] },
   pauseCollection: nullable(object({ behavior: { type: 'string', enum: [...PAUSE_BEHAVIORS] }, resumesAt: maybeTime }, ['behavior', 'resumesAt'])),
-  discount: { type: 'null' },
+  discount: nullable(
+    object(
+      { couponId: { type: 'string', pattern: idPattern('coupon') }, start: timestampSchema, end: maybeTime },
+      ['couponId', 'start', 'end'],
+      { description: 'The coupon discounting its invoices: applied at `start`; a repeating one covers the periods that start before `end` (null for once and forever), then it is null.' },
+    ),
+  ),
   taxRateIds: { type: 'array', items: { type: 'string' } },
   subscriptionLinkId: nullable({ type: 'string' }),
   collectionMethod: { type: 'string', enum: [...COLLECTION_METHODS] },

@@ -27,6 +27,7 @@ import * as subscriptionChanges from './023-subscription-changes';
 import * as pauseAndAnchors from './025-pause-and-anchors';
 import * as invoiceAdjustments from './026-invoice-adjustments';
 import * as cardProcessors from './027-card-processors';
+import * as couponsAndTaxRates from './028-coupons-and-tax-rates';
 import * as meters from './029-meters';
 import * as entitlements from './030-entitlements';
 import * as invoiceItemsAndCredit from './032-invoice-items-and-credit';
@@ -63,6 +64,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['025-pause-and-anchors', pauseAndAnchors],
   ['026-invoice-adjustments', invoiceAdjustments],
   ['027-card-processors', cardProcessors],
+  ['028-coupons-and-tax-rates', couponsAndTaxRates],
   ['029-meters', meters],
   ['030-entitlements', entitlements],
   ['032-invoice-items-and-credit', invoiceItemsAndCredit],

@@ -45,6 +45,7 @@ import { latePayment, refundLatePayment } from './refund-late-payment';
 import { rescheduleSubscription } from '../subscriptions/reschedule';
 import { nowOnClock } from '../test-clocks/billing-now';
 import { leaveClocks } from '../test-clocks/step';
+import { readInvoiceSummary } from './summary';
 
 export type { CollectionStep };
 
@@ -166,7 +167,7 @@ async function recordInvoiceDecline(ctx: TransactionContext, invoice: InvoiceRow
     accountId: invoice.account_id,
     mode: invoice.mode,
     ...(await customerRecipient(ctx, invoice.account_id, invoice.customer_id)),
-    content: { kind: 'payment_failed', number: invoice.number!, amountCents: centsFromDb(invoice.amount_due_cents), nextAttemptAt: next, link: invoice.hosted_url! },
+    content: { kind: 'payment_failed', number: invoice.number!, amountCents: centsFromDb(invoice.amount_due_cents), nextAttemptAt: next, link: invoice.hosted_url!, summary: await readInvoiceSummary(ctx.db, invoice) },
     objectId: invoice.id,
     at: now,
   };

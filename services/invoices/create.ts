@@ -1,7 +1,8 @@
 // Create an invoice by hand (POST /v1/invoices): a draft for a customer, its lines the customer's
 // pending invoice items not tied to a subscription (taken once: two made at once never both take
 // one, db/invoice-items.ts) and the amounts carried over that wait for the customer's next invoice
-// (services/invoices/carry-over.ts), made in the customer's time (a test clock's, if it lives on one).
+// (services/invoices/carry-over.ts), made in the customer's time (a test clock's, if it lives on one);
+// `couponId` discounts it (applied and counted now).
 import { newId } from '../../crypto/ids';
 import type { CustomerRow } from '../../db/customers';
 import type { InvoiceRow } from '../../db/invoices';
@@ -12,12 +13,15 @@ import { billingNowForNew } from '../test-clocks/billing-now';
 import { takeInvoiceItemLines } from '../invoice-items/lines';
 import { takeCarriedLines } from './carry-over';
 import { writeDraftInvoice } from './draft';
+import { applyCoupon } from '../coupons/redeem';
+import { couponTerms } from '../../views/coupon';
 
 export interface InvoiceInput {
   customerId: string;
   collectionMethod?: CollectionMethod;
   daysUntilDue?: number;
   memo?: string;
+  couponId?: string;
 }
 
 export const DEFAULT_DAYS_UNTIL_DUE = 30;
@@ -27,6 +31,7 @@ export async function createInvoice(ctx: TransactionContext, scope: AccountScope
   const now = await billingNowForNew(ctx, customer);
   const collectionMethod = input.collectionMethod ?? 'send_invoice';
   const id = newId('invoice', now.getTime());
+  const coupon = input.couponId === undefined ? null : couponTerms(await applyCoupon(ctx, { accountId: scope.account.id, mode: scope.mode }, input.couponId));
   return writeDraftInvoice(ctx, {
     id,
     account_id: scope.account.id,
@@ -41,5 +46,5 @@ export async function createInvoice(ctx: TransactionContext, scope: AccountScope
     days_until_due: collectionMethod === 'send_invoice' ? (input.daysUntilDue ?? DEFAULT_DAYS_UNTIL_DUE) : null,
     memo: input.memo ?? null,
     created_at: now,
-  });
+  }, { coupon });
 }

@@ -10,6 +10,7 @@ import { invoiceView } from '../../views/invoice';
 import type { ServiceDeps, TransactionContext } from '../context';
 import { customerRecipient, keepEmail } from '../emails/keep';
 import { inTransaction } from '../run';
+import { readInvoiceSummary } from './summary';
 import { billingNowOf } from '../test-clocks/billing-now';
 
 type Kind = 'invoice' | 'invoice_reminder' | 'invoice_overdue';
@@ -26,6 +27,7 @@ async function emailInvoice(ctx: TransactionContext, invoice: InvoiceRow, kind: 
       dueDate: invoice.due_date!,
       link: invoice.hosted_url!,
       credit: { appliedCents: centsFromDb(invoice.credit_applied_cents), notesCents: centsFromDb(invoice.credit_notes_cents) },
+      summary: await readInvoiceSummary(ctx.db, invoice),
     },
     objectId: invoice.id,
     at: now,

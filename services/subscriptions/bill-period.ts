@@ -14,6 +14,7 @@ import { lockSubscription, subscriptionUpdateStatement, updateSubscription, type
 import type { Statement } from '../../db/sql';
 import { periodFrom, type BilledPeriod, type Recurrence } from '../../domain/billing-periods';
 import type { ProrationUnit } from '../../domain/proration';
+import { sameDiscount, subscriptionAdjustments, type SubscriptionDiscount } from '../../domain/coupons';
 import { pauseInForce } from '../../domain/pause-collection';
 import { periodLines, type BilledItem, type BillingReason, type CollectionMethod, type InvoiceLine } from '../../domain/invoices';
 import { subscriptionView } from '../../views/subscription';
@@ -64,7 +65,7 @@ export async function billPeriod(
   reason: BillingReason,
   now: Date,
   collection: { method: CollectionMethod; daysUntilDue: number | null } = { method: subscription.collection_method, daysUntilDue: subscription.days_until_due },
-  written: { id?: string; after?: NewEvent[]; last?: boolean; customer?: CustomerTime; before?: Statement[] } = {},
+  written: { id?: string; after?: NewEvent[]; last?: boolean; customer?: CustomerTime; before?: Statement[]; discount?: SubscriptionDiscount | null } = {},
 ): Promise<InvoiceRow> {
   const id = written.id ?? newId('invoice', now.getTime());
   // Read here when not given (finalizeInvoice would): it says whether an amount carried over waits.
@@ -73,17 +74,40 @@ export async function billPeriod(
   // Invoice items and amounts carried over wait for an invoice that is collected, not one a pause keeps or closes.
   const items = customer.has_items && paused === null ? await takeInvoiceItemLines(ctx, subscription.customer_id, subscription.id, id) : [];
   const carried = customer.carries && paused === null ? await takeCarriedLines(ctx, subscription.customer_id, id) : [];
-  const draft = subscriptionDraft(subscription, { id, reason, period, lines: [...lines, ...items, ...carried], createdAt: now, collection });
-  if (paused !== null) return billWhilePaused(ctx, draft, paused, { after: written.after, customer, before: written.before });
-  return finalizeInvoice(ctx, draft, { fresh: true, after: written.after, last: written.last, customer, before: written.before });
+  const all = [...lines, ...items, ...carried];
+  const draft = subscriptionDraft(subscription, { id, reason, period, lines: all, createdAt: now, collection, discount: written.discount });
+  // The discount this invoice ends (a `once` used, a `repeating` run out) ends on the row too (or,
+  // when the caller moved the row's on already, as it turned out with the invoice items taken).
+  const { after } = subscriptionAdjustments({ discount: written.discount === undefined ? subscription.discount : written.discount, tax_rates: subscription.tax_rates }, period.start, all);
+  let before = written.before;
+  if (!sameDiscount(after, subscription.discount)) {
+    if (written.last === true) before = [...(before ?? []), subscriptionUpdateStatement(subscription.id, { discount: after })];
+    else await updateSubscription(ctx.db, subscription.id, { discount: after });
+  }
+  if (paused !== null) return billWhilePaused(ctx, draft, paused, { after: written.after, customer, before });
+  return finalizeInvoice(ctx, draft, { fresh: true, after: written.after, last: written.last, customer, before });
 }
 
-/** A draft invoice of the subscription (one to be made, or a preview, not stored: a preview shows the credit balance it would use). */
+/**
+ * A draft invoice of the subscription (one to be made, or a preview, not stored: a preview shows the
+ * credit balance it would use), discounted and taxed as the subscription's discount (or
+ * `discount`, the one it had) and tax rates say.
+ */
 export function subscriptionDraft(
   subscription: SubscriptionRow,
-  draft: { id: string; reason: BillingReason; period: BilledPeriod; lines: InvoiceLine[]; createdAt: Date; collection?: { method: CollectionMethod; daysUntilDue: number | null }; creditBalanceCents?: number },
+  draft: {
+    id: string;
+    reason: BillingReason;
+    period: BilledPeriod;
+    lines: InvoiceLine[];
+    createdAt: Date;
+    collection?: { method: CollectionMethod; daysUntilDue: number | null };
+    discount?: SubscriptionDiscount | null;
+    creditBalanceCents?: number;
+  },
 ): InvoiceRow {
   const collection = draft.collection ?? { method: subscription.collection_method, daysUntilDue: subscription.days_until_due };
+  const { adjustments } = subscriptionAdjustments({ discount: draft.discount === undefined ? subscription.discount : draft.discount, tax_rates: subscription.tax_rates }, draft.period.start, draft.lines);
   return draftRow({
     id: draft.id,
     account_id: subscription.account_id,
@@ -98,7 +122,7 @@ export function subscriptionDraft(
     days_until_due: collection.daysUntilDue,
     memo: null,
     created_at: draft.createdAt,
-  }, { creditBalanceCents: draft.creditBalanceCents });
+  }, { ...adjustments, creditBalanceCents: draft.creditBalanceCents });
 }
 
 /** How a period starts: the row's `changes`, its invoice's collection (the subscription's by default), and the customer's time when read already. */
@@ -125,6 +149,10 @@ export async function startPeriod(ctx: TransactionContext, subscription: Subscri
   // A part period that waited for the first renewal invoice goes onto it, once; so do the proration
   // lines of the changes made in the period before, after its own.
   const prorations = subscription.prorations_pending ? await takePendingProrations(ctx.db, subscription.id, invoiceId) : [];
+  const lines = [...renewalLines(subscription, items, period), ...(start.arrears ?? []), ...prorations];
+  // The discount after this invoice (ended by it, or not), written with the period's other changes
+  // (billPeriod corrects it in the rare case the invoice items it takes change that).
+  const { after } = subscriptionAdjustments(subscription, period.start, lines);
   const changes = {
     ...start.changes,
     current_period_start: period.start,
@@ -132,11 +160,12 @@ export async function startPeriod(ctx: TransactionContext, subscription: Subscri
     latest_invoice_id: invoiceId,
     ...(subscription.deferred_lines === null ? {} : { deferred_lines: null }),
     ...(subscription.prorations_pending ? { prorations_pending: false } : {}),
+    ...(sameDiscount(after, subscription.discount) ? {} : { discount: after }),
   };
   const moved = start.last === true ? { ...subscription, ...changes } : await updateSubscription(ctx.db, subscription.id, changes);
   const before = start.last === true ? [subscriptionUpdateStatement(subscription.id, changes)] : [];
   const updated = { accountId: moved.account_id, mode: moved.mode, type: 'customer.subscription.updated' as const, data: subscriptionView(moved, items), now };
-  const invoice = await billPeriod(ctx, moved, [...renewalLines(subscription, items, period), ...(start.arrears ?? []), ...prorations], period, 'subscription_cycle', now, start.collection, { id: invoiceId, after: [updated], last: start.last, customer: start.customer, before });
+  const invoice = await billPeriod(ctx, moved, lines, period, 'subscription_cycle', now, start.collection, { id: invoiceId, after: [updated], last: start.last, customer: start.customer, before, discount: subscription.discount });
   // Paid at once, it may have moved the subscription on.
   return invoice.status === 'paid' ? lockSubscription(ctx.db, subscription.id) : moved;
 }

@@ -38,6 +38,10 @@ import { billedItems, billPeriod, subscriptionLines } from './bill-period';
 import { invoiceCard } from '../invoices/collect';
 import { putSubscriptionWait } from './reschedule';
 import { checkUsableCard } from './usable-card';
+import { applyCoupon, validCoupon } from '../coupons/redeem';
+import { couponTerms } from '../../views/coupon';
+import { usableTaxRates } from '../tax-rates/usable';
+import { discountFrom } from '../../domain/coupons';
 import { subscriptionChanged } from '../entitlements/refresh-summary';
 
 export interface SubscriptionInput {
@@ -58,7 +62,6 @@ export interface SubscriptionInput {
   cancelAt?: string;
   addInvoiceItems?: { description: string; unitAmountCents: number; quantity?: number }[];
   billingCycleAnchor?: string;
-  /** The spec's, not built in this version (coupons and taxes come next): 501. */
   couponId?: string;
   taxRateIds?: string[];
 }
@@ -89,13 +92,16 @@ export async function createSubscription(ctx: TransactionContext, scope: Account
   const recurrence = { interval: prices[0]!.interval, intervalCount: prices[0]!.interval_count };
   if (prices.some((p) => p.interval !== recurrence.interval || p.interval_count !== recurrence.intervalCount)) throw itemsInvalid('Every item\'s price bills on the same interval.');
 
-  if (input.couponId !== undefined || input.taxRateIds !== undefined) throw new ApiError('NOT_SUPPORTED', 'couponId and taxRateIds are not built in this version (it has no coupons or tax rates); nothing was made.');
+  const owner = { accountId: scope.account.id, mode: scope.mode };
+  const taxRates = await usableTaxRates(ctx, owner, input.taxRateIds ?? []);
   const collectionMethod = input.collectionMethod ?? 'charge_automatically';
   const refusal = returnUrlsRefusal(input);
   if (refusal !== null) throw refusal;
   if (scope.mode === 'live' && !scope.account.savedCards) throw new ApiError('saved_cards_off', 'Saved cards are off for this account: a live subscription keeps the customer\'s card for its renewals.');
   if (input.cardId !== undefined) await checkUsableCard(ctx, customer, input.cardId);
   const now = await billingNowForNew(ctx, customer);
+  const coupon = input.couponId === undefined ? null : await validCoupon(ctx, owner, input.couponId);
+  const discount = coupon === null ? null : discountFrom(couponTerms(coupon), now);
   const trialEnd = input.trialDays !== undefined ? trialEndAfterDays(now, input.trialDays) : input.trialEnd !== undefined ? new Date(input.trialEnd) : null;
   const cancelAt = input.cancelAt === undefined ? null : new Date(input.cancelAt);
   const dateRefusal = (trialEnd === null ? null : billingDateRefusal(input.trialDays !== undefined ? 'trialDays' : 'trialEnd', trialEnd, now)) ?? (cancelAt === null ? null : billingDateRefusal('cancelAt', cancelAt, now));
@@ -152,6 +158,8 @@ export async function createSubscription(ctx: TransactionContext, scope: Account
     pause_behavior: null,
     pause_resumes_at: null,
     deferred_lines: deferred,
+    discount,
+    tax_rates: taxRates,
     created_at: now,
   };
   await insertSubscription(ctx.db, subscription, items);
@@ -160,6 +168,9 @@ export async function createSubscription(ctx: TransactionContext, scope: Account
   // Nothing to charge the first invoice to: the customer pays it on its page, agreeing to keep the card.
   const awaitsPage = invoice.status === 'open' && collectionMethod === 'charge_automatically' && (await invoiceCard(ctx.db, invoice)) === null;
   const created = await updateSubscription(ctx.db, subscription.id, { latest_invoice_id: invoice.id, ...(awaitsPage ? { checkout_url: invoice.hosted_url } : {}) });
+  // Counted as applied last, in the subscription's transaction (not counted if it fails): a
+  // coupon many sign up with at once is locked only from here to the commit.
+  if (coupon !== null) await applyCoupon(ctx, owner, coupon.id);
   const view = subscriptionView(created, priced);
   await recordEvent(ctx.db, { accountId: scope.account.id, mode: scope.mode, type: 'customer.subscription.created', data: view, now });
   // Trialing, or active from the start (sent invoices); one incomplete until its first invoice is

@@ -19,10 +19,13 @@ import type { CustomerRow } from '../../db/customers';
 import { recordEvent } from '../../db/events';
 import { lockSubscription, updateSubscription, type SubscriptionRow } from '../../db/subscriptions';
 import type { CollectionMethod } from '../../domain/invoices';
-import { ApiError } from '../../domain/errors';
 import { pauseChanges, type PauseBehavior } from '../../domain/pause-collection';
 import { billingDateRefusal, nextSubscriptionStep, sameStep, subscriptionChangeRefusal, type TrialEndBehavior } from '../../domain/subscription-rules';
 import type { TransactionContext } from '../context';
+import { applyCoupon } from '../coupons/redeem';
+import { usableTaxRates } from '../tax-rates/usable';
+import { discountFrom } from '../../domain/coupons';
+import { couponTerms } from '../../views/coupon';
 import { billingNowOf } from '../test-clocks/billing-now';
 import { rescheduleSubscription } from './reschedule';
 import { showSubscription } from './show';
@@ -45,12 +48,30 @@ export interface UpdateInput extends ChangeInput {
   trialEndBehavior?: TrialEndBehavior;
   paymentBehavior?: PaymentBehavior;
   pauseCollection?: { behavior: PauseBehavior; resumesAt?: string } | null;
-  /** The spec's, not built in this version (coupons and taxes come with the next issue): 501. */
   couponId?: string | null;
   taxRateIds?: string[];
 }
 
-const NOT_BUILT = ['couponId', 'taxRateIds'] as const;
+/**
+ * The discount and tax rates sent, on the row before anything else changes (an invoice the update
+ * makes now is discounted and taxed by them): a coupon other than the subscription's own applied
+ * from now (counted), null removing the discount; the rates replacing the kept ones (a rate kept
+ * already may stay though archived).
+ */
+async function adjust(ctx: TransactionContext, subscription: SubscriptionRow, input: UpdateInput, now: Date): Promise<SubscriptionRow> {
+  const owner = { accountId: subscription.account_id, mode: subscription.mode };
+  const changes: Partial<SubscriptionRow> = {};
+  if (input.couponId === null) changes.discount = null;
+  else if (input.couponId !== undefined && input.couponId !== subscription.discount?.couponId) {
+    changes.discount = discountFrom(couponTerms(await applyCoupon(ctx, owner, input.couponId)), now);
+  }
+  if (input.taxRateIds !== undefined) {
+    const kept = new Map(subscription.tax_rates.map((rate) => [rate.id, rate]));
+    const fresh = await usableTaxRates(ctx, owner, input.taxRateIds.filter((id) => !kept.has(id)));
+    changes.tax_rates = input.taxRateIds.map((id) => kept.get(id) ?? fresh.find((rate) => rate.id === id)!);
+  }
+  return Object.keys(changes).length === 0 ? subscription : updateSubscription(ctx.db, subscription.id, changes);
+}
 
 /** A change of items, prepared from the subscription as locked and made in this transaction. */
 async function changeItems(ctx: TransactionContext, subscription: SubscriptionRow, input: UpdateInput, now: Date, unit: ProrationUnit): Promise<SubscriptionRow> {
@@ -64,13 +85,11 @@ async function changeItems(ctx: TransactionContext, subscription: SubscriptionRo
 
 /** `unit`: the account's proration setting (by the second or by the day). */
 export async function updateSubscriptionFields(ctx: TransactionContext, subscriptionId: string, input: UpdateInput, unit: ProrationUnit = 'second'): Promise<SubscriptionRow> {
-  const notBuilt = NOT_BUILT.filter((field) => input[field] !== undefined);
-  if (notBuilt.length > 0) throw new ApiError('NOT_SUPPORTED', `${notBuilt.join(', ')}: not built in this version (this version has no coupons or tax rates); nothing was changed.`);
   const subscription = await lockSubscription(ctx.db, subscriptionId);
   const refusal = subscriptionChangeRefusal(subscription.id, subscription.status, input.trialEnd !== undefined ? 'trial_end' : 'update');
   if (refusal !== null) throw refusal;
   const now = await billingNowOf(ctx, subscription.customer_id);
-  const changed = await changeItems(ctx, subscription, input, now, unit);
+  const changed = await changeItems(ctx, await adjust(ctx, subscription, input, now), input, now, unit);
   const changes: Partial<SubscriptionRow> = {};
   if (input.cardId !== undefined) {
     const customer = (await ctx.db('customers').where({ id: subscription.customer_id }).first('account_id', 'mode', 'email')) as Pick<CustomerRow, 'account_id' | 'mode' | 'email'>;

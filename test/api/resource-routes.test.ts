@@ -3,6 +3,7 @@
 // objects named at one moment (read together) are each found as the caller's own or not at all.
 import assert from 'node:assert/strict';
 import { ApiError } from '../../domain/errors';
+import { systemClock } from '../../domain/clock';
 import { listQueryProperties } from '../../api/platform/pagination';
 import { getRoute, listRoute } from '../../api/platform/resource-routes';
 import type { Caller, HandlerInput } from '../../api/platform/route';
@@ -67,7 +68,7 @@ describe('listRoute and getRoute', () => {
     await db('webhook_endpoints').insert([endpoint('we_ours', ours.account.id, 'test'), endpoint('we_live', ours.account.id, 'live'), endpoint('we_theirs', theirs.account.id, 'test')]);
     const ourCaller = { account: { id: ours.account.id }, mode: 'test' } as unknown as Caller;
     const answers = await Promise.allSettled(
-      ['we_ours', 'we_live', 'we_theirs', 'we_x'].map((id) => get().handler({ caller: ourCaller, params: { id }, db } as unknown as HandlerInput<unknown, unknown, Record<string, string>>)),
+      ['we_ours', 'we_live', 'we_theirs', 'we_x'].map((id) => get().handler({ caller: ourCaller, params: { id }, db, clock: systemClock } as unknown as HandlerInput<unknown, unknown, Record<string, string>>)),
     );
     assert.deepEqual(
       answers.map((a) => (a.status === 'fulfilled' ? (a.value as { body: { id: string } }).body.id : (a.reason as ApiError).message)),

@@ -217,7 +217,8 @@ describe('a subscription\'s life on test clocks: trials, pauses, cancelAt and up
     assert.deepEqual(await refusal({ cancelAt: '2029-01-15T04:30:01.000Z' }), [400, 'billing_date_invalid']);
     assert.deepEqual(await refusal({ cancelAt: '2027-06-01T00:00:00.000Z', cancelAtPeriodEnd: true }), [400, 'VALIDATION_FAILED']);
     assert.deepEqual(await refusal({ trialEnd: '2027-02-01T00:00:00.000Z' }), [409, 'subscription_change_refused']);
-    for (const notBuilt of [{ couponId: null }, { taxRateIds: [] }]) assert.deepEqual(await refusal(notBuilt), [501, 'NOT_SUPPORTED'], JSON.stringify(notBuilt));
+    assert.deepEqual(await refusal({ couponId: 'coupon_000000000000000000000000' }), [409, 'coupon_invalid']);
+    assert.deepEqual(await refusal({ taxRateIds: ['txr_000000000000000000000000'] }), [409, 'tax_rate_invalid']);
     assert.deepEqual(await refusal({ unknownField: 1 }), [400, 'VALIDATION_FAILED']);
     assert.deepEqual(await refusal({}, '/v1/subscriptions/sub_000000000000000000000000'), [404, 'NOT_FOUND']);
     await post(`/v1/subscriptions/${sub.id}/cancel`);
@@ -239,8 +240,8 @@ describe('a subscription\'s life on test clocks: trials, pauses, cancelAt and up
     assert.deepEqual(await refusal({ trialDays: 3, trialEnd: '2027-02-01T00:00:00.000Z' }), [400, 'VALIDATION_FAILED']);
     assert.deepEqual(await refusal({ trialDays: 3, billingCycleAnchor: 'first_of_month' }), [400, 'billing_cycle_anchor_invalid']);
     assert.deepEqual(await refusal({ billingCycleAnchor: 'someday' }), [400, 'billing_cycle_anchor_invalid']);
-    assert.deepEqual(await refusal({ couponId: 'co_1' }), [501, 'NOT_SUPPORTED']);
-    assert.deepEqual(await refusal({ taxRateIds: [] }), [501, 'NOT_SUPPORTED']);
+    assert.deepEqual(await refusal({ couponId: 'co_1' }), [409, 'coupon_invalid']);
+    assert.deepEqual(await refusal({ taxRateIds: ['txr_1'] }), [409, 'tax_rate_invalid']);
     // Live, with saved cards off for the account: a subscription keeps the card, so it is refused.
     const live = (path: string, body: unknown) => api.request(path, { key: keys.sk_live, body, idempotencyKey: ik() });
     const livePrice = (await live('/v1/prices', { product: { name: 'Pro plan' }, unitAmountCents: 150000, interval: 'month' })).body;

@@ -7,6 +7,7 @@ import { formatRupees } from '../../domain/money';
 import { escapeHtml } from '../../web/html';
 import type { EmailKind } from '../../domain/emails';
 import { EMAIL_WORDS } from './messages';
+import { summaryRows, type InvoiceSummary } from '../invoice-summary';
 
 type Card = { scheme: CardScheme; last4: string };
 
@@ -30,8 +31,8 @@ function creditLines(locale: Locale, credit: InvoiceCredit | undefined): string[
 export type EmailContent =
   | { kind: 'receipt'; amountCents: number; description: string; paidAt: Date; card: Card | null; paymentId: string }
   | { kind: 'card_saved'; card: Card }
-  | { kind: 'invoice' | 'invoice_reminder' | 'invoice_overdue'; number: string; amountCents: number; dueDate: Date; link: string; credit?: InvoiceCredit }
-  | { kind: 'payment_failed'; number: string; amountCents: number; nextAttemptAt: Date | null; link: string }
+  | { kind: 'invoice' | 'invoice_reminder' | 'invoice_overdue'; number: string; amountCents: number; dueDate: Date; link: string; credit?: InvoiceCredit; summary?: InvoiceSummary | null }
+  | { kind: 'payment_failed'; number: string; amountCents: number; nextAttemptAt: Date | null; link: string; summary?: InvoiceSummary | null }
   | { kind: 'trial_will_end'; product: string; trialEnd: Date; amountCents: number }
   | { kind: 'subscription_canceled'; product: string; canceledAt: Date };
 
@@ -107,14 +108,18 @@ export function renderEmail(locale: Locale, parties: EmailParties, content: Emai
   const footer = fill(words.footer, all);
   const subject = fill(kind.subject, all);
   const action = link !== undefined && kind.action !== undefined ? { label: kind.action, link } : undefined;
-  const text = [greeting, ...paragraphs, ...(action ? [`${action.label}: ${action.link}`] : []), '--', footer].join('\n\n');
+  // An invoice's discount and taxes, when it has any, below what it says.
+  const rows = 'summary' in content && content.summary != null ? summaryRows(locale, content.summary) : [];
+  const summaryText = rows.map((row) => `${row.label}: ${formatRupees(row.amountCents)}`).join('\n');
+  const summaryHtml = rows.length === 0 ? '' : `<table style="border-collapse:collapse;margin:8px 0">${rows.map((row) => `<tr><td style="padding:2px 16px 2px 0">${escapeHtml(row.label)}</td><td style="padding:2px 0;text-align:right">${escapeHtml(formatRupees(row.amountCents))}</td></tr>`).join('')}</table>`;
+  const text = [greeting, ...paragraphs, ...(rows.length > 0 ? [summaryText] : []), ...(action ? [`${action.label}: ${action.link}`] : []), '--', footer].join('\n\n');
   const html = `<!doctype html>
 <html lang="${locale}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
 <body style="margin:0;padding:24px;background:#f4f5f7;font-family:'Noto Sans','Noto Sans Sinhala','Noto Sans Tamil',Arial,sans-serif;color:#1f2933">
 <div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px">
 <p style="font-weight:600">${escapeHtml(parties.merchant)}</p>
 <p>${escapeHtml(greeting)}</p>
-${paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}
+${paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}${summaryHtml === '' ? '' : `\n${summaryHtml}`}
 ${action ? `<p><a href="${escapeHtml(action.link)}" style="display:inline-block;background:#1b5e20;color:#ffffff;padding:10px 18px;border-radius:6px;text-decoration:none">${escapeHtml(action.label)}</a></p>` : ''}
 <p style="color:#6b7280;font-size:12px">${escapeHtml(footer)}</p>
 </div></body></html>`;

@@ -60,7 +60,7 @@ export const invoiceRoutes = (processors: Processors, log: Logger): RouteSpec[] 
     body: invoiceCreateSchema,
     responses: { 201: { description: 'The new draft.', schema: invoiceSchema, links: invoiceLinks } },
     // 404 also without a reason: no such customer.
-    errors: ['mode_mismatch'],
+    errors: ['mode_mismatch', 'coupon_invalid'],
     async handler(input) {
       return { status: 201, body: invoiceView(await createInvoice(transactional(input), input.caller, input.body)) };
     },

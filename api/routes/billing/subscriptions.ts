@@ -26,14 +26,14 @@ export const subscriptionRoutes = [
     operationId: 'createSubscription',
     summary: 'Create a subscription',
     description:
-      'Bills its items each period from now, in the customer\'s time (a test clock\'s, if the customer lives on one). With `charge_automatically` (the default) it starts `incomplete` with its first invoice open, charged at once to `cardId` or the customer\'s default card, or paid by the customer at `checkoutUrl`; paid, it is `active`; unpaid after 23 hours, `incomplete_expired`. With `send_invoice` it is `active` at once and each period\'s invoice is emailed to be paid by its due date. Renewals follow at each period\'s end, counted from the start (31 January, then 28 February, then 31 March), or from `billingCycleAnchor` (the account\'s default when none is named), the part period up to it billed first.',
+      'Bills its items each period from now, in the customer\'s time (a test clock\'s, if the customer lives on one). With `charge_automatically` (the default) it starts `incomplete` with its first invoice open, charged at once to `cardId` or the customer\'s default card, or paid by the customer at `checkoutUrl`; paid, it is `active`; unpaid after 23 hours, `incomplete_expired`. With `send_invoice` it is `active` at once and each period\'s invoice is emailed to be paid by its due date. Renewals follow at each period\'s end, counted from the start (31 January, then 28 February, then 31 March), or from `billingCycleAnchor` (the account\'s default when none is named), the part period up to it billed first. `couponId` discounts its invoices (see `discount`) and `taxRateIds` taxes them.',
     tag: TAG,
     auth: { permission: 'billing:write' },
     idempotent: true,
     body: subscriptionCreateSchema,
     responses: { 201: { description: 'The new subscription.', schema: subscriptionSchema } },
     // 404 also without a reason: no such customer or card (a price that is not one of yours is items_invalid).
-    errors: ['items_invalid', 'billing_date_invalid', 'billing_cycle_anchor_invalid', 'price_unavailable', 'card_not_reusable', 'saved_cards_off', 'mode_mismatch', 'NOT_SUPPORTED'],
+    errors: ['items_invalid', 'billing_date_invalid', 'billing_cycle_anchor_invalid', 'price_unavailable', 'card_not_reusable', 'saved_cards_off', 'mode_mismatch', 'coupon_invalid', 'tax_rate_invalid'],
     async handler(input) {
       return { status: 201, body: (await createSubscription(transactional(input), input.caller, input.body)).view };
     },
@@ -72,7 +72,7 @@ export const subscriptionRoutes = [
     operationId: 'updateSubscription',
     summary: 'Update a subscription',
     description:
-      'Changes only the fields sent. A change of items (`items`, or `priceId`/`quantity` for a one-item subscription) is prorated by the second from `prorationDate` (default now): with `create_prorations` (the default) a credit for the unused time and a charge for the rest of the period go onto the next invoice as proration lines; with `always_invoice` they are invoiced and collected now (`billingReason` `subscription_update`); with `none` the new items bill from the next period. A change of interval starts a new period at once, invoiced now with the unused time credited. With `paymentBehavior` `pending_if_incomplete` a change invoiced now waits in `pendingUpdate` until that invoice is paid. `POST /v1/invoices/preview` with the same body and `prorationDate` shows the invoice to the cent. The other fields: `cardId` (a card of this customer, for the renewals and the next attempts of open invoices), `cancelAtPeriodEnd` or `cancelAt` (setting one withdraws the other; `cancelAt` null withdraws it), `cancellationDetails`, `reference`, `collectionMethod` and `daysUntilDue` (from the next invoice), `trialEnd` (only while trialing: `now` ends the trial at once and bills the first period; a time moves it), `trialEndBehavior` and `pauseCollection` (only while it renews). Sends `customer.subscription.updated`.',
+      'Changes only the fields sent. A change of items (`items`, or `priceId`/`quantity` for a one-item subscription) is prorated by the second from `prorationDate` (default now): with `create_prorations` (the default) a credit for the unused time and a charge for the rest of the period go onto the next invoice as proration lines; with `always_invoice` they are invoiced and collected now (`billingReason` `subscription_update`); with `none` the new items bill from the next period. A change of interval starts a new period at once, invoiced now with the unused time credited. With `paymentBehavior` `pending_if_incomplete` a change invoiced now waits in `pendingUpdate` until that invoice is paid. `POST /v1/invoices/preview` with the same body and `prorationDate` shows the invoice to the cent. The other fields: `cardId` (a card of this customer, for the renewals and the next attempts of open invoices), `cancelAtPeriodEnd` or `cancelAt` (setting one withdraws the other; `cancelAt` null withdraws it), `cancellationDetails`, `reference`, `collectionMethod` and `daysUntilDue` (from the next invoice), `trialEnd` (only while trialing: `now` ends the trial at once and bills the first period; a time moves it), `trialEndBehavior` and `pauseCollection` (only while it renews), `couponId` (a coupon whose discount applies from now, on an invoice the update makes too; null removes the discount) and `taxRateIds` (the rates from now; an empty list stops taxing). Sends `customer.subscription.updated`.',
     tag: TAG,
     auth: { permission: 'billing:write' },
     idempotent: true,
@@ -80,7 +80,7 @@ export const subscriptionRoutes = [
     body: subscriptionUpdateSchema,
     responses: { 200: { description: 'The subscription, updated.', schema: subscriptionSchema } },
     // 404 also without a reason: no such subscription or card.
-    errors: ['billing_date_invalid', 'items_invalid', 'subscription_ended', 'subscription_change_refused', 'card_not_reusable', 'price_unavailable', 'NOT_SUPPORTED'],
+    errors: ['billing_date_invalid', 'items_invalid', 'subscription_ended', 'subscription_change_refused', 'card_not_reusable', 'price_unavailable', 'coupon_invalid', 'tax_rate_invalid'],
     async handler(input) {
       const found = await findIn<SubscriptionRow>(input.db, subscriptionTable, input.params.id, input.caller);
       const row = await updateSubscriptionFields(transactional(input), found.id, input.body, input.caller.account.proration);
