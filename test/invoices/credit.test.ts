@@ -187,6 +187,26 @@ describe('invoice items, credit balance and credit notes', function () {
       assert.deepEqual(await transactionsOf(customer.id), [['invoice_negative', 30000, 30000], ['applied_to_invoice', -30000, 0]]);
       await assertMoneyInvariants(api.knex, api.clock.now());
     });
+
+    it('voiding an invoice that used credit gives the credit back (an applied_to_invoice of +40000); marking one uncollectible keeps it used', async () => {
+      const clock = await post('/v1/test_helpers/test_clocks', { frozenTime: START });
+      const customer = await post('/v1/customers', { email: 'balance-void@example.com', testClockId: clock.id });
+      await post(`/v1/customers/${customer.id}/balance_transactions`, { amountCents: 40000 });
+      await post('/v1/invoice_items', { customerId: customer.id, description: 'Design work', unitAmountCents: 100000 });
+      const invoice = await post(`/v1/invoices/${(await post('/v1/invoices', { customerId: customer.id })).id}/finalize`);
+      assert.deepEqual(amounts(invoice), { total: 100000, applied: 40000, notes: 0, due: 60000, paid: 0, status: 'open' });
+      assert.equal(await balanceOf(customer.id), 0);
+      const voided = await post(`/v1/invoices/${invoice.id}/void`);
+      assert.equal(voided.status, 'void');
+      assert.equal(await balanceOf(customer.id), 40000, 'the credit the voided invoice used is the customer\'s again');
+      assert.deepEqual(await transactionsOf(customer.id), [['adjustment', 40000, 40000], ['applied_to_invoice', -40000, 0], ['applied_to_invoice', 40000, 40000]]);
+
+      await post('/v1/invoice_items', { customerId: customer.id, description: 'Hosting', unitAmountCents: 50000 });
+      const next = await post(`/v1/invoices/${(await post('/v1/invoices', { customerId: customer.id })).id}/finalize`);
+      assert.deepEqual(amounts(next), { total: 50000, applied: 40000, notes: 0, due: 10000, paid: 0, status: 'open' }, 'the credit given back is used once more');
+      await post(`/v1/invoices/${next.id}/mark_uncollectible`);
+      assert.equal(await balanceOf(customer.id), 0);
+    });
   });
 
   it('migration 032 moves credits carried before (totals below zero, not yet taken) to the balance, each with the balance it left', async () => {
