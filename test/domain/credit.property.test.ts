@@ -47,7 +47,7 @@ describe('credit: properties', () => {
           const ask = { amountCents: s.amountCents, ...(s.split ?? {}) };
           let plan;
           try {
-            plan = planCreditNote({ id: 'in_x', status, totalCents: total, creditAppliedCents: amounts.creditAppliedCents, creditNotesCents: notes, amountDueCents: due }, ask, { refundableCents: cardPaid - refunded, minimumCents: REFUND_MIN_CENTS });
+            plan = planCreditNote({ id: 'in_x', status, totalCents: total, creditAppliedCents: amounts.creditAppliedCents, creditNotesCents: notes, amountDueCents: due }, ask, { refundableCents: cardPaid - refunded, refundedElsewhereCents: 0, minimumCents: REFUND_MIN_CENTS });
           } catch (err) {
             assert.ok(err instanceof ApiError && ['credit_note_amount', 'VALIDATION_FAILED'].includes(err.reason ?? err.code), String(err));
             // Refused only for what the rules refuse.

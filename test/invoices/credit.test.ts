@@ -309,6 +309,26 @@ describe('invoice items, credit balance and credit notes', function () {
       assert.equal((await read(`/v1/refunds/${whole.refundId}`)).status, 'succeeded');
     });
 
+    it('a refund made before through POST /v1/refunds counts against the total: after 100000 refunded of 150000, a credit note of 150000 is refused (400 credit_note_amount), one of 50000 refunds the 50000 left', async () => {
+      const { customer, sub } = await subscribed('cn-after-refund@example.com');
+      const [invoice] = await invoicesOf(sub.id);
+      const payment = await api.knex('payments').where({ invoice_id: invoice.id }).first('id');
+      const refund = await post('/v1/refunds', { paymentId: payment.id, amountCents: 100000 });
+      assert.equal(refund.amountCents, 100000);
+      const whole = await send('/v1/credit_notes', { invoiceId: invoice.id, amountCents: 150000 });
+      assert.deepEqual([whole.status, whole.body.reason], [400, 'credit_note_amount'], 'else 100000 would be credited to the balance on top of the 100000 refunded');
+      const credited = await send('/v1/credit_notes', { invoiceId: invoice.id, amountCents: 50001, creditCents: 50001 });
+      assert.deepEqual([credited.status, credited.body.reason], [400, 'credit_note_amount']);
+      const rest = await post('/v1/credit_notes', { invoiceId: invoice.id, amountCents: 50000 });
+      assert.deepEqual([rest.refundCents, rest.creditCents], [50000, 0]);
+      await bankAnswers();
+      assert.deepEqual(amounts(await read(`/v1/invoices/${invoice.id}`)), { total: 150000, applied: 0, notes: 50000, due: 100000, paid: 150000, status: 'paid' });
+      const refunded = await api.knex('payments').where({ id: payment.id }).first('status', 'refunded_cents');
+      assert.deepEqual([refunded.status, Number(refunded.refunded_cents)], ['refunded', 150000]);
+      assert.equal(await balanceOf(customer.id), 0, 'the customer got back what they paid, no more');
+      await assertMoneyInvariants(api.knex, api.clock.now());
+    });
+
     it('credit notes issued at once never pass the total: two of 100000 on 150000, one 201 and one 400 credit_note_amount, numbered without gaps', async () => {
       const { invoice } = await openInvoice('cn-race@example.com');
       const before = Number((await api.knex('credit_note_numbers').first('last_number'))?.last_number ?? 0);
