@@ -10,6 +10,7 @@ import { assertMoneyInvariants } from '../support/money-invariants';
 import { moveCarriedCredits } from '../../db/migrations/032-invoice-items-and-credit';
 import type { ApiError } from '../../domain/errors';
 import { payCheckout } from '../../services/checkouts/pay';
+import { chargeInvoice } from '../../services/invoices/collect';
 import { payAndKeep, serviceDeps } from '../cards/card-flow';
 import { absolute } from '../checkouts/hosted-flow';
 import { pressContinue } from '../payment-links/link-flow';
@@ -412,6 +413,43 @@ describe('invoice items, credit balance and credit notes', function () {
         const invoice = await read(`/v1/invoices/${invoiceId}`);
         assert.deepEqual([invoice.status, invoice.amountPaidCents], ['paid', Number(charge.amount_cents)]);
       }
+      await assertMoneyInvariants(api.knex, api.clock.now());
+    });
+
+    it('a credit note committed between its collection reading the invoice and writing the charge: the charge is for the amount due after it, not before', async () => {
+      const email = 'cn-collection-race@example.com';
+      const customer = await post('/v1/customers', { email });
+      await payAndKeep(api, keys, { email, expiry: '01/39' });
+      const sub = await post('/v1/subscriptions', { customerId: customer.id, priceId: (await monthly()).id, collectionMethod: 'send_invoice' });
+      const invoiceId = sub.latestInvoiceId;
+      /** Waits until a statement of the server's matching `like` waits for a lock. */
+      const blockedOn = async (like: string) => {
+        for (let i = 0; ; i++) {
+          assert.ok(i < 500, `never blocked on ${like}`);
+          const { rows } = await api.knex.raw("select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like ?", [like]);
+          if (rows.length > 0) return;
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+      };
+      // The credit note is held (by its number's counter) once it has locked the invoice, so the collection reads the invoice as it was, then waits for the note.
+      const hold = await api.knex.transaction();
+      const account = await api.knex('invoices').where({ id: invoiceId }).first('account_id', 'mode');
+      await hold.raw('insert into credit_note_numbers (account_id, mode, last_number) values (?, ?, 0) on conflict (account_id, mode) do update set last_number = credit_note_numbers.last_number', [account.account_id, account.mode]);
+      const noting = send('/v1/credit_notes', { invoiceId, amountCents: 50000 });
+      await blockedOn('%credit_note_numbers%');
+      const charging = chargeInvoice(serviceDeps(api), invoiceId, 1);
+      // Its write (prepared statements run in one batch) waits for the invoice's lock.
+      await blockedOn(`%execute kasi_x_%${invoiceId}%`);
+      await hold.rollback();
+      const [noted] = await Promise.all([noting, charging]);
+      assert.equal(noted.status, 201, noted.text);
+      assert.deepEqual(amounts(await read(`/v1/invoices/${invoiceId}`)).due, 100000);
+      const charges = await api.knex('payments').where({ invoice_id: invoiceId }).select('amount_cents');
+      assert.deepEqual(charges.map((c: any) => Number(c.amount_cents)), [100000], 'the card is charged what the invoice owes after the credit note');
+      // The bank answers; the attempt asked about again, as its collection would.
+      await api.clock.advance(BANK_ANSWERS_MS + api.clock.toleranceMs);
+      assert.equal((await chargeInvoice(serviceDeps(api), invoiceId, 1)).kind, 'paid');
+      assert.deepEqual(amounts(await read(`/v1/invoices/${invoiceId}`)), { total: 150000, applied: 0, notes: 50000, due: 100000, paid: 100000, status: 'paid' });
       await assertMoneyInvariants(api.knex, api.clock.now());
     });
 
