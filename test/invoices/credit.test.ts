@@ -111,6 +111,13 @@ describe('invoice items, credit balance and credit notes', function () {
       assert.equal((await read(`/v1/invoice_items/${item.id}`)).invoiceId, taking[0].id);
     });
 
+    it('three deletes of one item at once (each its own Idempotency-Key): one 200, the others 404', async () => {
+      const customer = await post('/v1/customers', { email: 'item-deletes@example.com' });
+      const item = await post('/v1/invoice_items', { customerId: customer.id, description: 'Dropped', unitAmountCents: 5000 });
+      const deletes = await Promise.all([1, 2, 3].map(() => send(`/v1/invoice_items/${item.id}`, undefined, 'DELETE')));
+      assert.deepEqual(deletes.map((r) => r.status).sort(), [200, 404, 404]);
+    });
+
     it('refusals: an unknown customer 404, a subscription of another customer 400, an ended one 409 subscription_ended, an amount out of range 400', async () => {
       const { customer, sub } = await subscribed('item-refusals@example.com');
       const other = await post('/v1/customers', { email: 'item-other@example.com' });
