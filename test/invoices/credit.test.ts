@@ -178,6 +178,38 @@ describe('invoice items, credit balance and credit notes', function () {
       assert.deepEqual((await transactionsOf(customer.id)).map((t: any) => t[2]), [100000, 0]);
     });
 
+    it('a finalisation and an adjustment at once: the transactions list in the order the balance moved, the newest one\'s endingBalanceCents the balance', async () => {
+      const customer = await post('/v1/customers', { email: 'balance-order@example.com' });
+      await post(`/v1/customers/${customer.id}/balance_transactions`, { amountCents: 50000 });
+      await post('/v1/invoice_items', { customerId: customer.id, description: 'Design work', unitAmountCents: 80000 });
+      const draft = await post('/v1/invoices', { customerId: customer.id });
+      // The customer's row held, so the finalisation waits for it first, the adjustment behind it.
+      const hold = await api.knex.transaction();
+      await hold.raw('select 1 from customers where id = ? for update', [customer.id]);
+      /** Until `count` statements wait for a lock on customers. */
+      const waiting = async (count: number) => {
+        for (let i = 0; (await api.knex.raw("select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like '%customers%'")).rows.length < count; i++) {
+          assert.ok(i < 500, `never ${count} waiting`);
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+      };
+      const finalizing = send(`/v1/invoices/${draft.id}/finalize`, {});
+      await waiting(1);
+      const adjusting = send(`/v1/customers/${customer.id}/balance_transactions`, { amountCents: -30000 });
+      await waiting(2);
+      await hold.rollback();
+      const [finalized, adjusted] = await Promise.all([finalizing, adjusting]);
+      assert.deepEqual([finalized.status, finalized.body.creditAppliedCents, adjusted.status], [200, 50000, 201]);
+      const listed = (await read(`/v1/customers/${customer.id}/balance_transactions`)).data;
+      assert.equal(listed[0].endingBalanceCents, await balanceOf(customer.id), 'the newest transaction ends at the balance');
+      let balance = 0;
+      for (const t of [...listed].reverse()) {
+        balance += t.amountCents;
+        assert.equal(t.endingBalanceCents, balance, `${t.type} ${t.amountCents}: ends at ${t.endingBalanceCents}, after ${balance - t.amountCents}`);
+      }
+      assert.deepEqual(await transactionsOf(customer.id), [['adjustment', 50000, 50000], ['applied_to_invoice', -50000, 0], ['adjustment', -30000, -30000]]);
+    });
+
     it('an invoice whose total is below zero is paid at 0, its total goes to the balance (invoice_negative), and the next renewal uses it: 150000 − 30000 = 120000', async () => {
       const { clock, customer, sub } = await subscribed('negative@example.com');
       await post('/v1/invoice_items', { customerId: customer.id, description: 'Refund of overcharge', unitAmountCents: -30000 });
