@@ -56,11 +56,6 @@ export function creditNotesQuery(db: Db, scope: { accountId: string; mode: Mode 
   return rows;
 }
 
-/** The credit notes of an invoice, oldest first (its page and emails list them). */
-export function creditNotesOf(db: Db, invoiceId: string): Promise<CreditNoteRow[]> {
-  return sql<CreditNoteRow>(db, 'select * from credit_notes where invoice_id = $1 order by id', [invoiceId]);
-}
-
 /**
  * What refunds of the invoice's payment made outside its credit notes (POST /v1/refunds) gave back,
  * failed ones aside: read with the payment's row locked, so no such refund is opened meanwhile.
