@@ -50,6 +50,17 @@ describe('invoice items, credit balance and credit notes', function () {
     return { clock, customer, sub };
   };
 
+  /** A customer on a clock at START with 40000 of credit, and their invoice of 100000 sent to them: open, 60000 due. */
+  const creditUsed = async (email: string) => {
+    const clock = await post('/v1/test_helpers/test_clocks', { frozenTime: START });
+    const customer = await post('/v1/customers', { email, testClockId: clock.id });
+    await post(`/v1/customers/${customer.id}/balance_transactions`, { amountCents: 40000 });
+    await post('/v1/invoice_items', { customerId: customer.id, description: 'Design work', unitAmountCents: 100000 });
+    const invoice = await post(`/v1/invoices/${(await post('/v1/invoices', { customerId: customer.id })).id}/finalize`);
+    assert.deepEqual(amounts(invoice), { total: 100000, applied: 40000, notes: 0, due: 60000, paid: 0, status: 'open' });
+    return { customer, invoice };
+  };
+
   describe('invoice items', () => {
     it('an item of the subscription and one of the customer go onto the next renewal, shown by its preview first; deleting one once invoiced: 409 invoice_item_invoiced', async () => {
       const { clock, customer, sub } = await subscribed('items@example.com');
@@ -229,12 +240,7 @@ describe('invoice items, credit balance and credit notes', function () {
     });
 
     it('voiding an invoice that used credit gives the credit back (an applied_to_invoice of +40000); marking one uncollectible keeps it used', async () => {
-      const clock = await post('/v1/test_helpers/test_clocks', { frozenTime: START });
-      const customer = await post('/v1/customers', { email: 'balance-void@example.com', testClockId: clock.id });
-      await post(`/v1/customers/${customer.id}/balance_transactions`, { amountCents: 40000 });
-      await post('/v1/invoice_items', { customerId: customer.id, description: 'Design work', unitAmountCents: 100000 });
-      const invoice = await post(`/v1/invoices/${(await post('/v1/invoices', { customerId: customer.id })).id}/finalize`);
-      assert.deepEqual(amounts(invoice), { total: 100000, applied: 40000, notes: 0, due: 60000, paid: 0, status: 'open' });
+      const { customer, invoice } = await creditUsed('balance-void@example.com');
       assert.equal(await balanceOf(customer.id), 0);
       const voided = await post(`/v1/invoices/${invoice.id}/void`);
       assert.equal(voided.status, 'void');
@@ -295,12 +301,7 @@ describe('invoice items, credit balance and credit notes', function () {
     });
 
     it('on an open invoice that used credit: what goes beyond the amount due returns to the balance; one leaving 500 due is paid by carry-over', async () => {
-      const clock = await post('/v1/test_helpers/test_clocks', { frozenTime: START });
-      const customer = await post('/v1/customers', { email: 'cn-credit-used@example.com', testClockId: clock.id });
-      await post(`/v1/customers/${customer.id}/balance_transactions`, { amountCents: 40000 });
-      await post('/v1/invoice_items', { customerId: customer.id, description: 'Design work', unitAmountCents: 100000 });
-      const invoice = await post(`/v1/invoices/${(await post('/v1/invoices', { customerId: customer.id })).id}/finalize`);
-      assert.deepEqual(amounts(invoice), { total: 100000, applied: 40000, notes: 0, due: 60000, paid: 0, status: 'open' });
+      const { customer, invoice } = await creditUsed('cn-credit-used@example.com');
       const note = await post('/v1/credit_notes', { invoiceId: invoice.id, amountCents: 80000 });
       assert.deepEqual([note.refundCents, note.creditCents], [0, 20000]);
       assert.deepEqual(amounts(await read(`/v1/invoices/${invoice.id}`)), { total: 100000, applied: 40000, notes: 80000, due: 0, paid: 0, status: 'paid' });
