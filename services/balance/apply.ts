@@ -32,7 +32,8 @@ export async function settleBalance(ctx: TransactionContext, invoice: InvoiceRow
  * A voided invoice's credit applied, given back to the customer's balance (an `applied_to_invoice`
  * transaction of the opposite sign, as Stripe writes it): the invoice will not be paid, so the
  * credit it used is theirs again. An open invoice's credit notes never gave any of it back (one
- * does only once nothing is due, which pays the invoice). Last: the customer's row is locked after the invoice's.
+ * does only once nothing is due, which pays the invoice). The customer's row is locked after the
+ * invoice's, as a credit note takes them.
  */
 export async function returnAppliedCredit(ctx: TransactionContext, invoice: InvoiceRow, now: Date): Promise<void> {
   const applied = centsFromDb(invoice.credit_applied_cents);

@@ -6,11 +6,13 @@
 //   already) goes back to their balance. While a charge of the invoice is with the processor (or
 //   has succeeded and is not yet applied) it is refused (409 invoice_payment_pending, as a void
 //   is): that charge is for the amount due before; a checkout of the invoice's page made before
-//   is refused at Pay (services/checkouts/pay.ts), its page making one for the new amount.
+//   is refused at Pay (services/checkouts/pay.ts), its page making one for the new amount, and a
+//   charge its collection read before is not written (db/invoice-charges.ts).
 // - on a paid invoice it refunds to the card that paid it (through the refund service and its
 //   workflow, a key of its own so nothing is refunded twice), up to what that payment still has to
 //   refund, and credits the rest (and `creditCents`) to the customer's balance; `amountDueCents`
-//   falls too (`amountPaidCents` stays what was paid).
+//   falls too (`amountPaidCents` stays what was paid). Refunds of that payment made through POST
+//   /v1/refunds count against the invoice's total with its credit notes.
 // Numbered CN-000001 upward per account and mode; credit_note.created in the same transaction.
 import { newId } from '../../crypto/ids';
 import { findAccount } from '../../db/accounts';
