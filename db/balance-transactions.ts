@@ -1,10 +1,13 @@
 // A customer's credit balance (customers.credit_balance_cents) and its transactions (migration
-// 032): every change of the balance is one statement that updates the customer's row (taking its
-// lock) and writes the transaction with the balance it left, so `endingBalanceCents` of the latest
-// is always the customer's `creditBalanceCents`, whatever runs at once.
+// 032): every change of the balance takes the customer's row lock, then updates the row and writes
+// the transaction with the balance it left, its id made to sort after the customer's latest
+// transaction (an id made before the lock may not), so the transactions listed by id are in the
+// order the balance moved and `endingBalanceCents` of the newest is always the customer's
+// `creditBalanceCents`, whatever runs at once.
 import type { Knex } from 'knex';
 import type { Mode } from '../domain/api-keys';
 import type { BalanceTransactionType } from '../domain/credit';
+import { newId } from '../crypto/ids';
 import { sql } from './sql';
 
 type Db = Knex | Knex.Transaction;
@@ -32,11 +35,26 @@ const ADD_SQL = `with balance as (
   select $1, $2, $3, $4, $5, $6, $7::bigint, balance.credit_balance_cents, $8, $9, $10 from balance
   returning *`;
 
+/**
+ * `proposed` (made before the lock), or, when a transaction of the customer's that took the lock
+ * first sorts after it, an id made after that one: at its millisecond (later in it, when this
+ * process made it), else the next.
+ */
+function idAfter(proposed: string, last: string | null): string {
+  if (last === null || proposed > last) return proposed;
+  const at = last.indexOf('_') + 1;
+  const lastMillis = parseInt(last.slice(at, at + 9), 36);
+  const same = newId('balanceTransaction', lastMillis);
+  return same > last ? same : newId('balanceTransaction', lastMillis + 1);
+}
+
 /** The transaction written and the customer's balance moved by its amount, under the customer's row lock: the row written. */
 export async function addBalanceTransaction(db: Db, t: NewBalanceTransaction): Promise<BalanceTransactionRow> {
-  const [row] = await sql<BalanceTransactionRow>(db, ADD_SQL, [t.id, t.account_id, t.mode, t.customer_id, t.type, t.invoice_id, t.amount_cents, t.credit_note_id, t.description, t.created_at]);
-  if (row === undefined) throw new Error(`customer ${t.customer_id} not found`);
-  return row;
+  if ((await sql(db, 'select 1 from customers where id = $1 for update', [t.customer_id])).length === 0) throw new Error(`customer ${t.customer_id} not found`);
+  // Read after the lock, in a statement of its own: it sees a transaction committed while this waited.
+  const [last] = await sql<{ id: string }>(db, 'select id from balance_transactions where customer_id = $1 order by id desc limit 1', [t.customer_id]);
+  const [row] = await sql<BalanceTransactionRow>(db, ADD_SQL, [idAfter(t.id, last?.id ?? null), t.account_id, t.mode, t.customer_id, t.type, t.invoice_id, t.amount_cents, t.credit_note_id, t.description, t.created_at]);
+  return row!;
 }
 
 /** The customer's balance, its row locked to the transaction's end (what an invoice finalised now may use). */

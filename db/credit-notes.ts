@@ -56,7 +56,17 @@ export function creditNotesQuery(db: Db, scope: { accountId: string; mode: Mode 
   return rows;
 }
 
-/** The credit notes of an invoice, oldest first (its page and emails list them). */
-export function creditNotesOf(db: Db, invoiceId: string): Promise<CreditNoteRow[]> {
-  return sql<CreditNoteRow>(db, 'select * from credit_notes where invoice_id = $1 order by id', [invoiceId]);
+/**
+ * What refunds of the invoice's payment made outside its credit notes (POST /v1/refunds) gave back,
+ * failed ones aside: read with the payment's row locked, so no such refund is opened meanwhile.
+ */
+export async function refundedOutsideCreditNotes(db: Db, invoice: { account_id: string; mode: Mode; id: string }, paymentId: string): Promise<number> {
+  const [row] = await sql<{ cents: string }>(
+    db,
+    `select coalesce(sum(r.amount_cents), 0) as cents from refunds r
+      where r.account_id = $1 and r.mode = $2 and r.payment_id = $3 and r.status <> 'failed'
+        and r.id not in (select c.refund_id from credit_notes c where c.account_id = $1 and c.mode = $2 and c.invoice_id = $4 and c.refund_id is not null)`,
+    [invoice.account_id, invoice.mode, paymentId, invoice.id],
+  );
+  return Number(row!.cents);
 }

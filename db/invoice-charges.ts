@@ -106,7 +106,8 @@ function lockInvoicesStatement(ids: readonly string[]): Statement {
 
 /**
  * The attempts' payments written in one statement, each while its invoice (locked by the statement
- * before it, lockInvoicesStatement, to the end) is open with the attempt still to make and no other
+ * before it, lockInvoicesStatement, to the end) is open with the attempt still to make, still owes
+ * the payment's amount (a credit note may have lowered it since it was read) and has no other
  * payment of it with the processor (one on its page: one charge at a time), unless written before
  * (payments_invoice_attempt): one statement, so the account's running totals, which the payments'
  * trigger takes at the first row, are held for it and the reads after it only. Its rows: the
@@ -122,7 +123,7 @@ function chargesStatement(charges: readonly { payment: PaymentRow; card: Charged
   const columns = Object.keys(rows[0]!).map((column) => `"${column}"`).join(', ');
   const text = `with given as (select * from jsonb_populate_recordset(null::payments, $1::jsonb)),
     open as (select i.id from invoices i join given g on g.invoice_id = i.id
-      where i.status = 'open' and i.attempt_count < g.invoice_attempt
+      where i.status = 'open' and i.attempt_count < g.invoice_attempt and i.amount_due_cents = g.amount_cents
         and not exists (select 1 from payments q where q.invoice_id = i.id and q.status = 'processing'))
     insert into payments (${columns}) select ${columns} from given where invoice_id in (select id from open)
     on conflict (invoice_id, invoice_attempt) where invoice_attempt is not null do nothing
@@ -148,7 +149,7 @@ export interface WrittenCharge {
  * processing_usage row in its inserts, so that read counts every charge before these and these,
  * and the row is held inside PostgreSQL only, until the implicit commit. For each, in order: the
  * payment; null when there is none, its invoice having moved on (paid, voided, the attempt
- * applied) since it was read.
+ * applied, its amount due lowered) since it was read.
  */
 export async function writeInvoiceCharges(db: Db, charges: readonly { payment: PaymentRow; card: ChargedCard }[], usageAt: Date): Promise<(WrittenCharge | null)[]> {
   const scopes = [...new Set(charges.map(({ payment }) => `${payment.account_id} ${payment.mode}`))].map((scope) => scope.split(' ') as [string, PaymentRow['mode']]);

@@ -48,16 +48,20 @@ const amountRefusal = (message: string, path = 'amountCents') => new ApiError('c
  * The credit note `ask` on `invoice`, or why not: 409 invoice_not_open unless the invoice is open or
  * paid; 400 credit_note_amount for 0, or for more than what is left of the invoice's total after its
  * credit notes, or a split that does not add up; `refundCents`/`creditCents` only on a paid invoice.
- * `card`: what the card that paid it can take back now (0: no card paid it) and a refund's minimum;
- * a refund asked beyond what it can take, or below the minimum, goes to the balance instead.
+ * `card`: what the card that paid it can take back now (0: no card paid it), what refunds of it made
+ * outside credit notes (POST /v1/refunds) gave back already, and a refund's minimum; a refund asked
+ * beyond what it can take, or below the minimum, goes to the balance instead. Money refunded outside
+ * credit notes was given back on this invoice too: it counts against its total, else a credit note
+ * of the whole total would credit to the balance what the card had already been refunded.
  */
-export function planCreditNote(invoice: CreditedInvoice, ask: CreditNoteAsk, card: { refundableCents: number; minimumCents: number }): CreditNotePlan {
+export function planCreditNote(invoice: CreditedInvoice, ask: CreditNoteAsk, card: { refundableCents: number; refundedElsewhereCents: number; minimumCents: number }): CreditNotePlan {
   if (invoice.status !== 'open' && invoice.status !== 'paid') {
     throw new ApiError('invoice_not_open', `The invoice ${invoice.id} is ${invoice.status}: a credit note is issued only on an open or paid invoice.`);
   }
-  const leftCents = Math.max(0, invoice.totalCents - invoice.creditNotesCents);
+  const leftCents = Math.max(0, invoice.totalCents - invoice.creditNotesCents - card.refundedElsewhereCents);
   if (ask.amountCents < 1 || ask.amountCents > leftCents) {
-    throw amountRefusal(`${ask.amountCents} cents cannot be credited: the invoice's total is ${invoice.totalCents} cents and its credit notes so far ${invoice.creditNotesCents}, so at least 1 and at most ${leftCents} cents are left.`);
+    const elsewhere = card.refundedElsewhereCents > 0 ? `, refunds of its payment outside credit notes ${card.refundedElsewhereCents}` : '';
+    throw amountRefusal(`${ask.amountCents} cents cannot be credited: the invoice's total is ${invoice.totalCents} cents and its credit notes so far ${invoice.creditNotesCents}${elsewhere}, so at least 1 and at most ${leftCents} cents are left.`);
   }
   const creditNotesCents = invoice.creditNotesCents + ask.amountCents;
   const amountDueCents = amountDue(invoice.totalCents, invoice.creditAppliedCents, creditNotesCents);

@@ -27,3 +27,17 @@ export async function settleBalance(ctx: TransactionContext, invoice: InvoiceRow
   await addBalanceTransaction(ctx.db, balanceTransaction(customer, 'applied_to_invoice', -applied, now, refs));
   return { credit_applied_cents: applied, amount_due_cents: amountDue(totalCents, applied, centsFromDb(invoice.credit_notes_cents)) };
 }
+
+/**
+ * A voided invoice's credit applied, given back to the customer's balance (an `applied_to_invoice`
+ * transaction of the opposite sign, as Stripe writes it): the invoice will not be paid, so the
+ * credit it used is theirs again. An open invoice's credit notes never gave any of it back (one
+ * does only once nothing is due, which pays the invoice). The customer's row is locked after the
+ * invoice's, as a credit note takes them.
+ */
+export async function returnAppliedCredit(ctx: TransactionContext, invoice: InvoiceRow, now: Date): Promise<void> {
+  const applied = centsFromDb(invoice.credit_applied_cents);
+  if (applied === 0) return;
+  const customer = { id: invoice.customer_id, account_id: invoice.account_id, mode: invoice.mode };
+  await addBalanceTransaction(ctx.db, balanceTransaction(customer, 'applied_to_invoice', applied, now, { invoiceId: invoice.id, description: `Invoice ${invoice.number} voided` }));
+}

@@ -6,16 +6,18 @@
 //   already) goes back to their balance. While a charge of the invoice is with the processor (or
 //   has succeeded and is not yet applied) it is refused (409 invoice_payment_pending, as a void
 //   is): that charge is for the amount due before; a checkout of the invoice's page made before
-//   is refused at Pay (services/checkouts/pay.ts), its page making one for the new amount.
+//   is refused at Pay (services/checkouts/pay.ts), its page making one for the new amount, and a
+//   charge its collection read before is not written (db/invoice-charges.ts).
 // - on a paid invoice it refunds to the card that paid it (through the refund service and its
 //   workflow, a key of its own so nothing is refunded twice), up to what that payment still has to
 //   refund, and credits the rest (and `creditCents`) to the customer's balance; `amountDueCents`
-//   falls too (`amountPaidCents` stays what was paid).
+//   falls too (`amountPaidCents` stays what was paid). Refunds of that payment made through POST
+//   /v1/refunds count against the invoice's total with its credit notes.
 // Numbered CN-000001 upward per account and mode; credit_note.created in the same transaction.
 import { newId } from '../../crypto/ids';
 import { findAccount } from '../../db/accounts';
 import { addBalanceTransaction } from '../../db/balance-transactions';
-import { insertNumberedCreditNote, type CreditNoteRow } from '../../db/credit-notes';
+import { insertNumberedCreditNote, refundedOutsideCreditNotes, type CreditNoteRow } from '../../db/credit-notes';
 import { recordEvent } from '../../db/events';
 import { lockInvoicePayments } from '../../db/invoice-charges';
 import { updateInvoice, type InvoiceRow } from '../../db/invoices';
@@ -40,11 +42,18 @@ export interface CreditNoteInput extends CreditNoteAsk {
   memo?: string;
 }
 
-/** What the payment that paid the invoice can still refund (0: none paid it, or it cannot be refunded now). */
-async function refundableOf(ctx: TransactionContext, invoice: InvoiceRow): Promise<number> {
-  if (invoice.status !== 'paid' || invoice.paid_payment_id == null) return 0;
-  const payment = await findPayment(ctx.db, invoice.paid_payment_id);
-  return REFUNDABLE_STATUSES.includes(payment.status) ? leftOf(payment) : 0;
+/**
+ * What the payment that paid the invoice can still refund (0: none paid it, or it cannot be refunded
+ * now) and what its refunds outside credit notes gave back, its row locked to the transaction's end
+ * so that a refund of it through POST /v1/refunds waits for this credit note.
+ */
+async function cardOf(ctx: TransactionContext, invoice: InvoiceRow): Promise<{ refundableCents: number; refundedElsewhereCents: number }> {
+  if (invoice.status !== 'paid' || invoice.paid_payment_id == null) return { refundableCents: 0, refundedElsewhereCents: 0 };
+  const payment = await findPayment(ctx.db, invoice.paid_payment_id, true);
+  return {
+    refundableCents: REFUNDABLE_STATUSES.includes(payment.status) ? leftOf(payment) : 0,
+    refundedElsewhereCents: await refundedOutsideCreditNotes(ctx.db, invoice, payment.id),
+  };
 }
 
 /**
@@ -72,7 +81,7 @@ export async function createCreditNote(ctx: TransactionContext, scope: AccountSc
       amountDueCents: centsFromDb(invoice.amount_due_cents),
     },
     input,
-    { refundableCents: await refundableOf(ctx, invoice), minimumCents: REFUND_MIN_CENTS },
+    { ...(await cardOf(ctx, invoice)), minimumCents: REFUND_MIN_CENTS },
   );
   const now = await billingNowOf(ctx, invoice.customer_id);
   const id = newId('creditNote', now.getTime());

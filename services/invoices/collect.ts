@@ -282,7 +282,7 @@ async function openAttempts(deps: ProcessorServiceDeps, attempts: readonly Charg
       await noteChargeUsage(deps, invoice, plan, charge.usedCents);
     }
   }
-  // The invoices moved on since they were read (paid, voided, the attempt applied): what they say now.
+  // The invoices moved on since they were read (paid, voided, the attempt applied, the amount due lowered): what they say now.
   if (movedOn.length > 0) (await openAttempts(deps, movedOn.map((i) => attempts[i]!))).forEach((step, k) => (opened[movedOn[k]!] = step));
   return opened;
 }

@@ -4,11 +4,12 @@
 // nothing is paid at once, as Stripe does; one owing 1 to 999 cents, below a card payment's
 // minimum, is paid by carrying that onto the customer's next invoice; one owing more gets its
 // hosted page and its collection workflow, and one sent to the customer is emailed), void (a draft
-// or open one), mark uncollectible (an open one). Void and mark uncollectible wait for a charge of
-// the invoice with the processor (409 invoice_payment_pending), decided under the invoice's lock,
-// which a charge's write and a payment on its page take too: money is never taken for an invoice
-// closed meanwhile (docs/reference/invoices.md). The time is the customer's (a test clock's, if it lives on
-// one).
+// or open one; the credit balance it used goes back to the customer, as Stripe does), mark
+// uncollectible (an open one; the credit it used stays used, as Stripe keeps it). Void and mark
+// uncollectible wait for a charge of the invoice with the processor (409 invoice_payment_pending),
+// decided under the invoice's lock, which a charge's write and a payment on its page take too:
+// money is never taken for an invoice closed meanwhile (docs/reference/invoices.md). The time is
+// the customer's (a test clock's, if it lives on one).
 import { customerTime, type CustomerTime } from '../../db/customers';
 import { eventRow, recordEvent, type NewEvent } from '../../db/events';
 import { clockWaitStatement } from '../../db/test-clocks';
@@ -23,7 +24,7 @@ import type { TransactionContext } from '../context';
 import { runStatements, type Statement } from '../../db/sql';
 import { writeLast } from '../run';
 import { billingNowOf } from '../test-clocks/billing-now';
-import { settleBalance } from '../balance/apply';
+import { returnAppliedCredit, settleBalance } from '../balance/apply';
 import { carryOver } from './carry-over';
 import { recordInvoicePaid } from './collect';
 import { sendInvoice } from './notify';
@@ -58,6 +59,7 @@ export async function transitionInvoice(ctx: TransactionContext, invoiceId: stri
     // Closed: nothing more is attempted.
     const voided = await updateInvoice(ctx.db, invoiceId, { status: 'void', voided_at: now, next_attempt_at: null });
     await recordEvent(ctx.db, { ...scope, type: 'invoice.voided', data: invoiceView(voided) });
+    await returnAppliedCredit(ctx, voided, now);
     return voided;
   }
   const marked = await updateInvoice(ctx.db, invoiceId, { status: 'uncollectible', marked_uncollectible_at: now, next_attempt_at: null });

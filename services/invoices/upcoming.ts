@@ -73,7 +73,9 @@ export async function renewalInvoice(ctx: Pick<ServiceContext, 'db'>, subscripti
   const arrears = trialing ? [] : arrearsLines(items, usage, { start: subscription.current_period_start, end: start });
   // When it will be made: the renewal's instant.
   const lines = [...renewalLines(subscription, items, period), ...arrears, ...waiting, ...(known.prorations ?? []), ...(await waitingLines(ctx, subscription, customer, period.start))];
-  return subscriptionDraft(subscription, { id: upcomingInvoiceId(subscription.id), reason: 'subscription_cycle', period, lines, createdAt: period.start, creditBalanceCents: customer.credit_balance_cents });
+  // A renewal made while collection is paused is held (kept as a draft, or closed): it uses no credit.
+  const creditBalanceCents = pauseInForce(subscription, period.start) === null ? customer.credit_balance_cents : 0;
+  return subscriptionDraft(subscription, { id: upcomingInvoiceId(subscription.id), reason: 'subscription_cycle', period, lines, createdAt: period.start, creditBalanceCents });
 }
 
 /**

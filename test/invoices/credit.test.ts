@@ -10,6 +10,7 @@ import { assertMoneyInvariants } from '../support/money-invariants';
 import { moveCarriedCredits } from '../../db/migrations/032-invoice-items-and-credit';
 import type { ApiError } from '../../domain/errors';
 import { payCheckout } from '../../services/checkouts/pay';
+import { chargeInvoice } from '../../services/invoices/collect';
 import { payAndKeep, serviceDeps } from '../cards/card-flow';
 import { absolute } from '../checkouts/hosted-flow';
 import { pressContinue } from '../payment-links/link-flow';
@@ -47,6 +48,17 @@ describe('invoice items, credit balance and credit notes', function () {
     const sub = await post('/v1/subscriptions', { customerId: customer.id, priceId: (await monthly()).id, ...extra });
     await api.workflows.settle();
     return { clock, customer, sub };
+  };
+
+  /** A customer on a clock at START with 40000 of credit, and their invoice of 100000 sent to them: open, 60000 due. */
+  const creditUsed = async (email: string) => {
+    const clock = await post('/v1/test_helpers/test_clocks', { frozenTime: START });
+    const customer = await post('/v1/customers', { email, testClockId: clock.id });
+    await post(`/v1/customers/${customer.id}/balance_transactions`, { amountCents: 40000 });
+    await post('/v1/invoice_items', { customerId: customer.id, description: 'Design work', unitAmountCents: 100000 });
+    const invoice = await post(`/v1/invoices/${(await post('/v1/invoices', { customerId: customer.id })).id}/finalize`);
+    assert.deepEqual(amounts(invoice), { total: 100000, applied: 40000, notes: 0, due: 60000, paid: 0, status: 'open' });
+    return { customer, invoice };
   };
 
   describe('invoice items', () => {
@@ -110,6 +122,13 @@ describe('invoice items, credit balance and credit notes', function () {
       assert.equal((await read(`/v1/invoice_items/${item.id}`)).invoiceId, taking[0].id);
     });
 
+    it('three deletes of one item at once (each its own Idempotency-Key): one 200, the others 404', async () => {
+      const customer = await post('/v1/customers', { email: 'item-deletes@example.com' });
+      const item = await post('/v1/invoice_items', { customerId: customer.id, description: 'Dropped', unitAmountCents: 5000 });
+      const deletes = await Promise.all([1, 2, 3].map(() => send(`/v1/invoice_items/${item.id}`, undefined, 'DELETE')));
+      assert.deepEqual(deletes.map((r) => r.status).sort(), [200, 404, 404]);
+    });
+
     it('refusals: an unknown customer 404, a subscription of another customer 400, an ended one 409 subscription_ended, an amount out of range 400', async () => {
       const { customer, sub } = await subscribed('item-refusals@example.com');
       const other = await post('/v1/customers', { email: 'item-other@example.com' });
@@ -170,6 +189,38 @@ describe('invoice items, credit balance and credit notes', function () {
       assert.deepEqual((await transactionsOf(customer.id)).map((t: any) => t[2]), [100000, 0]);
     });
 
+    it('a finalisation and an adjustment at once: the transactions list in the order the balance moved, the newest one\'s endingBalanceCents the balance', async () => {
+      const customer = await post('/v1/customers', { email: 'balance-order@example.com' });
+      await post(`/v1/customers/${customer.id}/balance_transactions`, { amountCents: 50000 });
+      await post('/v1/invoice_items', { customerId: customer.id, description: 'Design work', unitAmountCents: 80000 });
+      const draft = await post('/v1/invoices', { customerId: customer.id });
+      // The customer's row held, so the finalisation waits for it first, the adjustment behind it.
+      const hold = await api.knex.transaction();
+      await hold.raw('select 1 from customers where id = ? for update', [customer.id]);
+      /** Until `count` statements wait for a lock on customers. */
+      const waiting = async (count: number) => {
+        for (let i = 0; (await api.knex.raw("select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like '%customers%'")).rows.length < count; i++) {
+          assert.ok(i < 500, `never ${count} waiting`);
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+      };
+      const finalizing = send(`/v1/invoices/${draft.id}/finalize`, {});
+      await waiting(1);
+      const adjusting = send(`/v1/customers/${customer.id}/balance_transactions`, { amountCents: -30000 });
+      await waiting(2);
+      await hold.rollback();
+      const [finalized, adjusted] = await Promise.all([finalizing, adjusting]);
+      assert.deepEqual([finalized.status, finalized.body.creditAppliedCents, adjusted.status], [200, 50000, 201]);
+      const listed = (await read(`/v1/customers/${customer.id}/balance_transactions`)).data;
+      assert.equal(listed[0].endingBalanceCents, await balanceOf(customer.id), 'the newest transaction ends at the balance');
+      let balance = 0;
+      for (const t of [...listed].reverse()) {
+        balance += t.amountCents;
+        assert.equal(t.endingBalanceCents, balance, `${t.type} ${t.amountCents}: ends at ${t.endingBalanceCents}, after ${balance - t.amountCents}`);
+      }
+      assert.deepEqual(await transactionsOf(customer.id), [['adjustment', 50000, 50000], ['applied_to_invoice', -50000, 0], ['adjustment', -30000, -30000]]);
+    });
+
     it('an invoice whose total is below zero is paid at 0, its total goes to the balance (invoice_negative), and the next renewal uses it: 150000 − 30000 = 120000', async () => {
       const { clock, customer, sub } = await subscribed('negative@example.com');
       await post('/v1/invoice_items', { customerId: customer.id, description: 'Refund of overcharge', unitAmountCents: -30000 });
@@ -186,6 +237,21 @@ describe('invoice items, credit balance and credit notes', function () {
       assert.deepEqual((await chargesOf(renewal.id)).map((c: any) => Number(c.amount_cents)), [120000]);
       assert.deepEqual(await transactionsOf(customer.id), [['invoice_negative', 30000, 30000], ['applied_to_invoice', -30000, 0]]);
       await assertMoneyInvariants(api.knex, api.clock.now());
+    });
+
+    it('voiding an invoice that used credit gives the credit back (an applied_to_invoice of +40000); marking one uncollectible keeps it used', async () => {
+      const { customer, invoice } = await creditUsed('balance-void@example.com');
+      assert.equal(await balanceOf(customer.id), 0);
+      const voided = await post(`/v1/invoices/${invoice.id}/void`);
+      assert.equal(voided.status, 'void');
+      assert.equal(await balanceOf(customer.id), 40000, 'the credit the voided invoice used is the customer\'s again');
+      assert.deepEqual(await transactionsOf(customer.id), [['adjustment', 40000, 40000], ['applied_to_invoice', -40000, 0], ['applied_to_invoice', 40000, 40000]]);
+
+      await post('/v1/invoice_items', { customerId: customer.id, description: 'Hosting', unitAmountCents: 50000 });
+      const next = await post(`/v1/invoices/${(await post('/v1/invoices', { customerId: customer.id })).id}/finalize`);
+      assert.deepEqual(amounts(next), { total: 50000, applied: 40000, notes: 0, due: 10000, paid: 0, status: 'open' }, 'the credit given back is used once more');
+      await post(`/v1/invoices/${next.id}/mark_uncollectible`);
+      assert.equal(await balanceOf(customer.id), 0);
     });
   });
 
@@ -235,12 +301,7 @@ describe('invoice items, credit balance and credit notes', function () {
     });
 
     it('on an open invoice that used credit: what goes beyond the amount due returns to the balance; one leaving 500 due is paid by carry-over', async () => {
-      const clock = await post('/v1/test_helpers/test_clocks', { frozenTime: START });
-      const customer = await post('/v1/customers', { email: 'cn-credit-used@example.com', testClockId: clock.id });
-      await post(`/v1/customers/${customer.id}/balance_transactions`, { amountCents: 40000 });
-      await post('/v1/invoice_items', { customerId: customer.id, description: 'Design work', unitAmountCents: 100000 });
-      const invoice = await post(`/v1/invoices/${(await post('/v1/invoices', { customerId: customer.id })).id}/finalize`);
-      assert.deepEqual(amounts(invoice), { total: 100000, applied: 40000, notes: 0, due: 60000, paid: 0, status: 'open' });
+      const { customer, invoice } = await creditUsed('cn-credit-used@example.com');
       const note = await post('/v1/credit_notes', { invoiceId: invoice.id, amountCents: 80000 });
       assert.deepEqual([note.refundCents, note.creditCents], [0, 20000]);
       assert.deepEqual(amounts(await read(`/v1/invoices/${invoice.id}`)), { total: 100000, applied: 40000, notes: 80000, due: 0, paid: 0, status: 'paid' });
@@ -287,6 +348,26 @@ describe('invoice items, credit balance and credit notes', function () {
       assert.deepEqual(amounts(await read(`/v1/invoices/${renewal.id}`)), { total: 150000, applied: 35000, notes: 150000, due: 0, paid: 115000, status: 'paid' });
       await bankAnswers();
       assert.equal((await read(`/v1/refunds/${whole.refundId}`)).status, 'succeeded');
+    });
+
+    it('a refund made before through POST /v1/refunds counts against the total: after 100000 refunded of 150000, a credit note of 150000 is refused (400 credit_note_amount), one of 50000 refunds the 50000 left', async () => {
+      const { customer, sub } = await subscribed('cn-after-refund@example.com');
+      const [invoice] = await invoicesOf(sub.id);
+      const payment = await api.knex('payments').where({ invoice_id: invoice.id }).first('id');
+      const refund = await post('/v1/refunds', { paymentId: payment.id, amountCents: 100000 });
+      assert.equal(refund.amountCents, 100000);
+      const whole = await send('/v1/credit_notes', { invoiceId: invoice.id, amountCents: 150000 });
+      assert.deepEqual([whole.status, whole.body.reason], [400, 'credit_note_amount'], 'else 100000 would be credited to the balance on top of the 100000 refunded');
+      const credited = await send('/v1/credit_notes', { invoiceId: invoice.id, amountCents: 50001, creditCents: 50001 });
+      assert.deepEqual([credited.status, credited.body.reason], [400, 'credit_note_amount']);
+      const rest = await post('/v1/credit_notes', { invoiceId: invoice.id, amountCents: 50000 });
+      assert.deepEqual([rest.refundCents, rest.creditCents], [50000, 0]);
+      await bankAnswers();
+      assert.deepEqual(amounts(await read(`/v1/invoices/${invoice.id}`)), { total: 150000, applied: 0, notes: 50000, due: 100000, paid: 150000, status: 'paid' });
+      const refunded = await api.knex('payments').where({ id: payment.id }).first('status', 'refunded_cents');
+      assert.deepEqual([refunded.status, Number(refunded.refunded_cents)], ['refunded', 150000]);
+      assert.equal(await balanceOf(customer.id), 0, 'the customer got back what they paid, no more');
+      await assertMoneyInvariants(api.knex, api.clock.now());
     });
 
     it('credit notes issued at once never pass the total: two of 100000 on 150000, one 201 and one 400 credit_note_amount, numbered without gaps', async () => {
@@ -372,6 +453,43 @@ describe('invoice items, credit balance and credit notes', function () {
         const invoice = await read(`/v1/invoices/${invoiceId}`);
         assert.deepEqual([invoice.status, invoice.amountPaidCents], ['paid', Number(charge.amount_cents)]);
       }
+      await assertMoneyInvariants(api.knex, api.clock.now());
+    });
+
+    it('a credit note committed between its collection reading the invoice and writing the charge: the charge is for the amount due after it, not before', async () => {
+      const email = 'cn-collection-race@example.com';
+      const customer = await post('/v1/customers', { email });
+      await payAndKeep(api, keys, { email, expiry: '01/39' });
+      const sub = await post('/v1/subscriptions', { customerId: customer.id, priceId: (await monthly()).id, collectionMethod: 'send_invoice' });
+      const invoiceId = sub.latestInvoiceId;
+      /** Waits until a statement of the server's matching `like` waits for a lock. */
+      const blockedOn = async (like: string) => {
+        for (let i = 0; ; i++) {
+          assert.ok(i < 500, `never blocked on ${like}`);
+          const { rows } = await api.knex.raw("select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like ?", [like]);
+          if (rows.length > 0) return;
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+      };
+      // The credit note is held (by its number's counter) once it has locked the invoice, so the collection reads the invoice as it was, then waits for the note.
+      const hold = await api.knex.transaction();
+      const account = await api.knex('invoices').where({ id: invoiceId }).first('account_id', 'mode');
+      await hold.raw('insert into credit_note_numbers (account_id, mode, last_number) values (?, ?, 0) on conflict (account_id, mode) do update set last_number = credit_note_numbers.last_number', [account.account_id, account.mode]);
+      const noting = send('/v1/credit_notes', { invoiceId, amountCents: 50000 });
+      await blockedOn('%credit_note_numbers%');
+      const charging = chargeInvoice(serviceDeps(api), invoiceId, 1);
+      // Its write (prepared statements run in one batch) waits for the invoice's lock.
+      await blockedOn(`%execute kasi_x_%${invoiceId}%`);
+      await hold.rollback();
+      const [noted] = await Promise.all([noting, charging]);
+      assert.equal(noted.status, 201, noted.text);
+      assert.deepEqual(amounts(await read(`/v1/invoices/${invoiceId}`)).due, 100000);
+      const charges = await api.knex('payments').where({ invoice_id: invoiceId }).select('amount_cents');
+      assert.deepEqual(charges.map((c: any) => Number(c.amount_cents)), [100000], 'the card is charged what the invoice owes after the credit note');
+      // The bank answers; the attempt asked about again, as its collection would.
+      await api.clock.advance(BANK_ANSWERS_MS + api.clock.toleranceMs);
+      assert.equal((await chargeInvoice(serviceDeps(api), invoiceId, 1)).kind, 'paid');
+      assert.deepEqual(amounts(await read(`/v1/invoices/${invoiceId}`)), { total: 150000, applied: 0, notes: 50000, due: 100000, paid: 100000, status: 'paid' });
       await assertMoneyInvariants(api.knex, api.clock.now());
     });
 

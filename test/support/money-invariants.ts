@@ -37,6 +37,7 @@ interface PaymentFacts {
 /**
  * Everything wrong with the money in the database, as sentences (none when all holds), at `now`
  * (the service's clock, which the sandbox's charges answer on):
+ * - every invoice finalised owes total − credit applied − credit notes, never below zero;
  * - no payment is `processing` once the processor has answered it;
  * - an invoice is paid if and only if a payment of it that took its amount due paid it
  *   (`paid_payment_id`), or it was paid without one (paidWithoutPayment), and `amountPaidCents`
@@ -68,6 +69,8 @@ export async function moneyViolations(knex: Knex, now: Date): Promise<string[]> 
     const due = invoice.status === 'paid' ? Number(invoice.amount_paid_cents) : Number(invoice.amount_due_cents);
     const paidBy = own.find((p) => p.id === invoice.paid_payment_id);
     const name = `invoice ${invoice.id} (${invoice.status}, due ${Number(invoice.amount_due_cents)}, paid ${Number(invoice.amount_paid_cents)})`;
+    const owed = Math.max(0, Number(invoice.total_cents) - Number(invoice.credit_applied_cents) - Number(invoice.credit_notes_cents));
+    if (Number(invoice.amount_due_cents) !== owed) wrong.push(`${name}: amountDueCents is not total − credit applied − credit notes (${owed})`);
     if (invoice.status === 'paid') {
       const byPayment = paidBy !== undefined && TAKEN.includes(paidBy.status) && Number(paidBy.amount_cents) === due;
       if (!byPayment && !paidWithoutPayment(invoice)) wrong.push(`${name} is paid, but no payment of it paid it`);
