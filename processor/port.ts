@@ -84,8 +84,12 @@ export interface CardProcessor {
   openSession(request: SessionRequest): Promise<{ redirectUrl: string }>;
   /** What the processor knows of the reference; `pending` for one it has never seen. */
   outcome(reference: string): Promise<ProcessorOutcome>;
-  /** Closes an unfinished session (its checkout expired); a finished one keeps its outcome. */
-  cancel(reference: string): Promise<ProcessorOutcome>;
+  /**
+   * Closes an unfinished session (its checkout expired at `expiredAt`); a finished one keeps its
+   * outcome. `pending` while the processor's page may still take the card (the gateway's session
+   * can outlive the checkout a little), so a payment made there is not lost: asked again later.
+   */
+  cancel(reference: string, expiredAt: Date): Promise<ProcessorOutcome>;
   /**
    * Releases an approval the service will not keep (the merchant was suspended while the customer
    * paid), so the card is not charged; an unfinished session is closed. Harmless when repeated.

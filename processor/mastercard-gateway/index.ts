@@ -54,6 +54,11 @@ export type MastercardGatewayProcessor = CardProcessor & {
 const DEFAULT_TIMEOUT_MS = 15_000;
 /** The least time on the hosted page the adapter asks for (a checkout about to expire still gets a minute). */
 const MIN_TIMEOUT_S = 60;
+/**
+ * How long after its page stops taking the card the gateway may still record a payment begun on
+ * it (the card's bank deciding, 3-D Secure coming back): the checkout is not closed before.
+ */
+const IN_FLIGHT_MS = 2 * 60 * 1000;
 /** An agreement set up at the first payment, for charges at no fixed schedule (renewals, invoices). */
 const AGREEMENT_TYPE = 'UNSCHEDULED';
 
@@ -193,14 +198,17 @@ export function createMastercardGatewayProcessor(config: MastercardGatewayConfig
       const order = await retrieveOrder(reference);
       return order === null || order === 'unknown' ? { status: 'pending' } : orderOutcome(order);
     },
-    async cancel(reference) {
+    async cancel(reference, expiredAt) {
       // The gateway has no call to close a checkout session: its page stops taking the card at
-      // the session's timeout (the checkout's `expiresAt`). An order with no payment yet is
-      // reported canceled, one with a payment as it stands.
+      // the session's timeout, which is the checkout's expiry or, for a session opened in the
+      // checkout's last minute, up to MIN_TIMEOUT_S later. Until then (and a payment begun on it
+      // has been recorded) an order with no payment yet is pending; after, canceled. One with a
+      // payment is reported as it stands.
       const order = await retrieveOrder(reference);
       if (order === null) return { status: 'pending' };
-      if (order === 'unknown') return { status: 'canceled' };
-      return paymentOf(order) === undefined && order.status !== 'AUTHENTICATION_UNSUCCESSFUL' ? { status: 'canceled' } : orderOutcome(order);
+      if (order !== 'unknown' && (paymentOf(order) !== undefined || order.status === 'AUTHENTICATION_UNSUCCESSFUL')) return orderOutcome(order);
+      const pageClosedAt = expiredAt.getTime() + MIN_TIMEOUT_S * 1000 + IN_FLIGHT_MS;
+      return clock.now().getTime() < pageClosedAt ? { status: 'pending' } : { status: 'canceled' };
     },
     voidApproval: voidPayment,
     voidCharge: voidPayment,

@@ -20,7 +20,7 @@ export async function expireCheckout(deps: ProcessorServiceDeps, checkoutId: str
   const processor = await deps.processors.forAccount(payment.account_id, payment.mode);
   if (payment.status === 'processing' && processor !== null) {
     const reference = processorReference(payment.id, payment.attempts);
-    const outcome = await keepable(() => findAccount(deps.db, payment.account_id), payment, processor, reference, await processor.cancel(reference));
+    const outcome = await keepable(() => findAccount(deps.db, payment.account_id), payment, processor, reference, await processor.cancel(reference, checkout.expires_at));
     const result = await applyAttemptOutcome(deps, checkoutId, payment.attempts, outcome);
     if (result === 'succeeded') return 'completed';
     if (result === 'pending' && outcome.status === 'pending') return 'pending';
