@@ -82,14 +82,19 @@ export type RefundOutcome =
 
 export interface CardProcessor {
   openSession(request: SessionRequest): Promise<{ redirectUrl: string }>;
-  /** What the processor knows of the reference; `pending` for one it has never seen. */
-  outcome(reference: string): Promise<ProcessorOutcome>;
+  /**
+   * What the processor knows of the reference; `pending` for one it has never seen. `amountCents`
+   * is the payment's: a processor that reports the amount (the gateway) approves nothing taken for
+   * another amount or currency (it is voided and reported declined).
+   */
+  outcome(reference: string, amountCents: number): Promise<ProcessorOutcome>;
   /**
    * Closes an unfinished session (its checkout expired at `expiredAt`); a finished one keeps its
-   * outcome. `pending` while the processor's page may still take the card (the gateway's session
-   * can outlive the checkout a little), so a payment made there is not lost: asked again later.
+   * outcome (read as `outcome` reads it). `pending` while the processor's page may still take the
+   * card (the gateway's session can outlive the checkout a little), so a payment made there is not
+   * lost: asked again later.
    */
-  cancel(reference: string, expiredAt: Date): Promise<ProcessorOutcome>;
+  cancel(reference: string, expiredAt: Date, amountCents: number): Promise<ProcessorOutcome>;
   /**
    * Releases an approval the service will not keep (the merchant was suspended while the customer
    * paid), so the card is not charged; an unfinished session is closed. Harmless when repeated.

@@ -13,7 +13,7 @@ import { CURRENCY, decimalAmount } from '../../domain/money';
 import type { CardProcessor, ProcessorOutcome, RefundOutcome, SavedCardCharge } from '../port';
 import { nextBankWorkingDay } from './bank-days';
 import { gatewayClient, type GatewayAnswer } from './client';
-import { keptToken, orderOutcome, paymentOf, paymentOutcome, reportedCard, splitToken, type GatewayOrder, type GatewayTransaction } from './outcomes';
+import { gatewayCents, keptToken, orderIsFor, orderOutcome, paymentOf, paymentOutcome, reportedCard, splitToken, type GatewayOrder, type GatewayTransaction } from './outcomes';
 
 export { API_VERSION } from './client';
 
@@ -132,6 +132,19 @@ export function createMastercardGatewayProcessor(config: MastercardGatewayConfig
       if (answer.kind === 'unavailable') throw new Error(`the gateway did not void order ${orderId}: ${answer.reason}`);
     });
 
+  /**
+   * The order's outcome for a payment of `amountCents`: an approval of another amount or currency
+   * (an order Kasi did not ask for under this id) is voided, not kept, and reported declined.
+   */
+  const outcomeFor = async (orderId: string, order: GatewayOrder, amountCents: number): Promise<ProcessorOutcome> => {
+    const outcome = orderOutcome(order);
+    if (outcome.status !== 'approved' || orderIsFor(order, amountCents)) return outcome;
+    await voidPayment(orderId);
+    const cents = gatewayCents(order.amount);
+    const held = `${cents === null ? String(order.amount) : decimalAmount(cents)} ${String(order.currency)}`;
+    return { status: 'declined', code: 'card_declined', message: `The bank's gateway took this payment as ${held}, not ${decimalAmount(amountCents)} ${CURRENCY}: it was voided and nothing was charged.`, card: outcome.card };
+  };
+
   const chargeOne = (charge: SavedCardCharge): Promise<ProcessorOutcome> =>
     serialised(charge.reference, async () => {
       const { gatewayToken, agreementId } = splitToken(charge.token);
@@ -194,11 +207,11 @@ export function createMastercardGatewayProcessor(config: MastercardGatewayConfig
       if (sessionId === undefined) throw new ApiError('SERVICE_UNAVAILABLE', UNAVAILABLE_MESSAGE);
       return { redirectUrl: hostedPaymentPageUrl(config.gatewayUrl, sessionId) };
     },
-    async outcome(reference) {
+    async outcome(reference, amountCents) {
       const order = await retrieveOrder(reference);
-      return order === null || order === 'unknown' ? { status: 'pending' } : orderOutcome(order);
+      return order === null || order === 'unknown' ? { status: 'pending' } : outcomeFor(reference, order, amountCents);
     },
-    async cancel(reference, expiredAt) {
+    async cancel(reference, expiredAt, amountCents) {
       // The gateway has no call to close a checkout session: its page stops taking the card at
       // the session's timeout, which is the checkout's expiry or, for a session opened in the
       // checkout's last minute, up to MIN_TIMEOUT_S later. Until then (and a payment begun on it
@@ -206,7 +219,7 @@ export function createMastercardGatewayProcessor(config: MastercardGatewayConfig
       // payment is reported as it stands.
       const order = await retrieveOrder(reference);
       if (order === null) return { status: 'pending' };
-      if (order !== 'unknown' && (paymentOf(order) !== undefined || order.status === 'AUTHENTICATION_UNSUCCESSFUL')) return orderOutcome(order);
+      if (order !== 'unknown' && (paymentOf(order) !== undefined || order.status === 'AUTHENTICATION_UNSUCCESSFUL')) return outcomeFor(reference, order, amountCents);
       const pageClosedAt = expiredAt.getTime() + MIN_TIMEOUT_S * 1000 + IN_FLIGHT_MS;
       return clock.now().getTime() < pageClosedAt ? { status: 'pending' } : { status: 'canceled' };
     },

@@ -88,6 +88,8 @@ async function payOnPage(redirectUrl: string, card: { number: string; expiry: st
 const MASTERCARD = '5123450000000008';
 /** A checkout expiry long past: cancel has nothing to wait for. */
 const LONG_AGO = new Date(0);
+/** What a hosted payment is for unless a test says otherwise. */
+const PAID_CENTS = 250_000;
 const AMEX = '378282246310005';
 
 function assertDeclined(outcome: ProcessorOutcome, code: string, message: RegExp) {
@@ -134,7 +136,7 @@ function contract(target: () => Target) {
     const ref = reference();
     const { redirectUrl } = await adapter.openSession({
       reference: ref,
-      amountCents: options.cents ?? 250_000,
+      amountCents: options.cents ?? PAID_CENTS,
       merchantName: 'Lanka Tea House',
       locale: 'en',
       returnUrl: `${shop.url}/return/${ref}`,
@@ -150,8 +152,8 @@ function contract(target: () => Target) {
       const ref = reference();
       const { redirectUrl } = await adapter.openSession({ reference: ref, amountCents: 123_456, merchantName: 'Lanka Tea House', locale: 'ta', returnUrl: `${shop.url}/return` });
       assert.match(redirectUrl, /^https?:\/\/.+\/checkout\/pay\/SESSION/);
-      assert.deepEqual(await adapter.outcome(ref), { status: 'pending' });
-      assert.deepEqual(await adapter.cancel(ref, LONG_AGO), { status: 'canceled' });
+      assert.deepEqual(await adapter.outcome(ref, 123_456), { status: 'pending' });
+      assert.deepEqual(await adapter.cancel(ref, LONG_AGO, 123_456), { status: 'canceled' });
       const { sim } = simulator(this, 'the request is read back from the simulator');
       const sent = JSON.parse([...sim.requests].reverse().find((r) => r.path === '/session')!.body) as { order: Record<string, unknown>; interaction: Record<string, unknown> };
       assert.deepEqual(sent.order, { id: ref, amount: '1234.56', currency: 'LKR', notificationUrl: `${shop.url}/notifications` });
@@ -175,9 +177,9 @@ function contract(target: () => Target) {
       assert.equal(late.status, 410);
       // A session opened in the checkout's last minute still takes the card a minute, and a payment
       // begun on it may be recorded a little after: pending until then, then canceled.
-      assert.deepEqual(await adapter.cancel(ref, expiresAt), { status: 'pending' });
+      assert.deepEqual(await adapter.cancel(ref, expiresAt, 5_000), { status: 'pending' });
       clock.advance(3 * 60 * 1000);
-      assert.deepEqual(await adapter.cancel(ref, expiresAt), { status: 'canceled' });
+      assert.deepEqual(await adapter.cancel(ref, expiresAt, 5_000), { status: 'canceled' });
       assert.equal(sim.state.orders.has(ref), false, 'nothing was paid');
       // A checkout about to expire still gives the payer a minute.
       await adapter.openSession({ reference: reference(), amountCents: 5_000, merchantName: 'Lanka Tea House', locale: 'en', returnUrl: `${shop.url}/return`, expiresAt: new Date(clock.t + 5_000) });
@@ -186,14 +188,24 @@ function contract(target: () => Target) {
 
     it('a paid session is approved, from RETRIEVE_ORDER, with the card the gateway shows', async function () {
       const ref = await paid(this, { number: MASTERCARD, expiry: '01/39', cvv: '100' });
-      assert.deepEqual(await adapter.outcome(ref), { status: 'approved', card: { scheme: 'mastercard', last4: '0008', expiryMonth: 1, expiryYear: 2039, token: ref } });
+      assert.deepEqual(await adapter.outcome(ref, PAID_CENTS), { status: 'approved', card: { scheme: 'mastercard', last4: '0008', expiryMonth: 1, expiryYear: 2039, token: ref } });
       // Finished: cancelling keeps the outcome, and the page sends the customer back.
-      assert.equal((await adapter.cancel(ref, LONG_AGO)).status, 'approved');
+      assert.equal((await adapter.cancel(ref, LONG_AGO, PAID_CENTS)).status, 'approved');
+    });
+
+    it('an order the gateway holds for another amount than the payment\'s is never approved: it is voided and declined', async function () {
+      const { sim } = simulator(this);
+      const ref = await paid(this, { number: MASTERCARD, expiry: '01/39', cvv: '100' }, { cents: 1_000 });
+      assertDeclined(await adapter.outcome(ref, PAID_CENTS), 'card_declined', /10\.00 LKR.*2500\.00 LKR.*voided/);
+      assert.equal(sim.state.orders.get(ref)?.transactions.at(-1)?.type, 'VOID_PAYMENT', 'the payment was voided at the gateway');
+      // The order as it was asked for is read as the gateway tells it.
+      const right = await paid(this, { number: MASTERCARD, expiry: '01/39', cvv: '100' }, { cents: 1_000 });
+      assert.equal((await adapter.outcome(right, 1_000)).status, 'approved');
     });
 
     it('3-D Secure failed: declined, authentication_failed', async function () {
       const ref = await paid(this, { number: MASTERCARD, expiry: '01/39', cvv: '100' }, { threeDs: 'fail' });
-      assertDeclined(await adapter.outcome(ref), 'authentication_failed', /3-D Secure/);
+      assertDeclined(await adapter.outcome(ref, PAID_CENTS), 'authentication_failed', /3-D Secure/);
     });
 
     const EXPIRIES: [string, string, RegExp][] = [
@@ -205,26 +217,26 @@ function contract(target: () => Target) {
     ];
     for (const [expiry, code, message] of EXPIRIES) {
       it(`expiry ${expiry}: declined, ${code}`, async function () {
-        assertDeclined(await adapter.outcome(await paid(this, { number: MASTERCARD, expiry, cvv: '100' })), code, message);
+        assertDeclined(await adapter.outcome(await paid(this, { number: MASTERCARD, expiry, cvv: '100' }), PAID_CENTS), code, message);
       });
     }
 
     it('expiry 05/37: unknown (pending) at first, approved once the order is read 10 s or more later', async function () {
       const ref = await paid(this, { number: MASTERCARD, expiry: '05/37', cvv: '100' });
       const { clock } = simulator(this);
-      assert.deepEqual(await adapter.outcome(ref), { status: 'pending' });
+      assert.deepEqual(await adapter.outcome(ref, PAID_CENTS), { status: 'pending' });
       clock.advance(9_999);
-      assert.deepEqual(await adapter.outcome(ref), { status: 'pending' });
+      assert.deepEqual(await adapter.outcome(ref, PAID_CENTS), { status: 'pending' });
       clock.advance(1);
-      assert.equal((await adapter.outcome(ref)).status, 'approved');
+      assert.equal((await adapter.outcome(ref, PAID_CENTS)).status, 'approved');
     });
 
     it('security codes: 101 not processed is approved, 102 no match declined; American Express 1000, 1010, 1020 likewise; others refused on the page', async function () {
-      assert.equal((await adapter.outcome(await paid(this, { number: MASTERCARD, expiry: '01/39', cvv: '101' }))).status, 'approved');
-      assertDeclined(await adapter.outcome(await paid(this, { number: MASTERCARD, expiry: '01/39', cvv: '102' })), 'card_declined', /security code/);
-      assert.equal((await adapter.outcome(await paid(this, { number: AMEX, expiry: '01/39', cvv: '1000' }))).status, 'approved');
-      assert.equal((await adapter.outcome(await paid(this, { number: AMEX, expiry: '01/39', cvv: '1010' }))).status, 'approved');
-      assertDeclined(await adapter.outcome(await paid(this, { number: AMEX, expiry: '01/39', cvv: '1020' })), 'card_declined', /security code/);
+      assert.equal((await adapter.outcome(await paid(this, { number: MASTERCARD, expiry: '01/39', cvv: '101' }), PAID_CENTS)).status, 'approved');
+      assertDeclined(await adapter.outcome(await paid(this, { number: MASTERCARD, expiry: '01/39', cvv: '102' }), PAID_CENTS), 'card_declined', /security code/);
+      assert.equal((await adapter.outcome(await paid(this, { number: AMEX, expiry: '01/39', cvv: '1000' }), PAID_CENTS)).status, 'approved');
+      assert.equal((await adapter.outcome(await paid(this, { number: AMEX, expiry: '01/39', cvv: '1010' }), PAID_CENTS)).status, 'approved');
+      assertDeclined(await adapter.outcome(await paid(this, { number: AMEX, expiry: '01/39', cvv: '1020' }), PAID_CENTS), 'card_declined', /security code/);
       await assert.rejects(paid(this, { number: AMEX, expiry: '01/39', cvv: '100' }), /security code/);
     });
 
@@ -232,7 +244,7 @@ function contract(target: () => Target) {
       const ref = await paid(this, { number: MASTERCARD, expiry: '01/39', cvv: '100' });
       await adapter.voidApproval(ref);
       await adapter.voidApproval(ref);
-      assert.deepEqual(await adapter.outcome(ref), { status: 'canceled' });
+      assert.deepEqual(await adapter.outcome(ref, PAID_CENTS), { status: 'canceled' });
       assert.deepEqual(await adapter.refund([{ reference: reference('re'), paymentReference: ref, amountCents: 100 }]), [
         { status: 'failed', message: 'The bank\'s gateway refused the refund: The refund amount exceeds the amount captured and not yet refunded (0.00).' },
       ]);
@@ -253,7 +265,7 @@ function contract(target: () => Target) {
       const [outcome] = await adapter.chargeSaved([charge]);
       assert.equal(outcome!.status, 'approved');
       assert.deepEqual(await adapter.chargeSaved([charge]), [outcome], 'a repeated charge reports the first');
-      assert.deepEqual(await adapter.outcome(charge.reference), outcome, 'RETRIEVE_ORDER tells the same, with the kept token');
+      assert.deepEqual(await adapter.outcome(charge.reference, charge.amountCents), outcome, 'RETRIEVE_ORDER tells the same, with the kept token');
       const { sim } = simulator(this);
       const order = sim.state.orders.get(charge.reference)!;
       assert.equal(order.transactions.length, 1);
@@ -387,8 +399,8 @@ function contract(target: () => Target) {
     it('credentials refused: nothing is decided (pending), no checkout is canceled, no charge declined', async () => {
       const wrong = adapterFor(target(), { apiPassword: 'not-the-password' });
       const ref = reference();
-      assert.deepEqual(await wrong.outcome(ref), { status: 'pending' });
-      assert.deepEqual(await wrong.cancel(ref, LONG_AGO), { status: 'pending' });
+      assert.deepEqual(await wrong.outcome(ref, PAID_CENTS), { status: 'pending' });
+      assert.deepEqual(await wrong.cancel(ref, LONG_AGO, PAID_CENTS), { status: 'pending' });
       assert.deepEqual(await wrong.chargeSaved([{ reference: ref, token: '9000000000000001:pay_x', amountCents: 100, merchantName: 'x' }]), [{ status: 'pending' }]);
       assert.deepEqual(await wrong.refund([{ reference: reference('re'), paymentReference: ref, amountCents: 100 }]), [{ status: 'pending', expectedAt: null }]);
     });
@@ -397,12 +409,12 @@ function contract(target: () => Target) {
       const ref = await paid(this, { number: MASTERCARD, expiry: '01/39', cvv: '100' });
       const { sim } = simulator(this, 'it flips a switch');
       sim.switches.fail5xx = 2;
-      assert.deepEqual(await adapter.outcome(ref), { status: 'pending' });
+      assert.deepEqual(await adapter.outcome(ref, PAID_CENTS), { status: 'pending' });
       await assert.rejects(
         adapter.openSession({ reference: reference(), amountCents: 100, merchantName: 'x', locale: 'en', returnUrl: shop.url }),
         (err: unknown) => err instanceof ApiError && err.code === 'SERVICE_UNAVAILABLE',
       );
-      assert.equal((await adapter.outcome(ref)).status, 'approved');
+      assert.equal((await adapter.outcome(ref, PAID_CENTS)).status, 'approved');
     });
 
     it('an answer dropped after the charge was made: pending; the retried step repeats the same request and no second charge is made', async function () {
@@ -428,7 +440,7 @@ function contract(target: () => Target) {
       const refund = { reference: reference('re'), paymentReference: ref, amountCents: 10_000 };
       sim.switches.delayMs = 600;
       try {
-        assert.deepEqual(await impatient.outcome(ref), { status: 'pending' });
+        assert.deepEqual(await impatient.outcome(ref, 10_000), { status: 'pending' });
         assert.deepEqual(await impatient.refund([refund]), [{ status: 'pending', expectedAt: null }]);
         await sleep(700); // the gateway finishes what it was asked
       } finally {
@@ -477,7 +489,7 @@ describe('Mastercard Gateway adapter against the simulator', function () {
         await page.getByRole('button', { name: 'Authenticate' }).click();
         await page.waitForURL(`${shop.url}/return/${ref}?resultIndicator=*`);
         assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Back at the shop');
-        assert.equal((await adapter.outcome(ref)).status, 'approved');
+        assert.equal((await adapter.outcome(ref, 150_000)).status, 'approved');
         await page.close();
       } finally {
         await shop.close();
