@@ -122,9 +122,9 @@ export interface CardProcessor {
    */
   refund(requests: readonly RefundRequest[]): Promise<RefundOutcome[]>;
   /**
-   * Where the refunds of these references stand, in order; `pending` for one it has never seen.
-   * `paymentReferences` (same order) are the refunded payments' references: the gateway files a
-   * refund under its payment's order and cannot find it without them; the sandbox ignores them.
+   * Where these refunds (asked for with `refund` before) stand, in order. A processor that can miss
+   * a request (the gateway, when it did not answer) and has none by a refund's reference is asked
+   * for it now, so no refund is left undone; the sandbox, which misses none, reports it `pending`.
    */
-  refundOutcome(references: readonly string[], paymentReferences?: readonly string[]): Promise<RefundOutcome[]>;
+  refundOutcome(requests: readonly RefundRequest[]): Promise<RefundOutcome[]>;
 }

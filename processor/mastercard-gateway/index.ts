@@ -10,7 +10,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { systemClock, type Clock } from '../../domain/clock';
 import { ApiError } from '../../domain/errors';
 import { CURRENCY, decimalAmount } from '../../domain/money';
-import type { CardProcessor, ProcessorOutcome, RefundOutcome, SavedCardCharge } from '../port';
+import type { CardProcessor, ProcessorOutcome, RefundOutcome, RefundRequest, SavedCardCharge } from '../port';
 import { nextBankWorkingDay } from './bank-days';
 import { gatewayClient, type GatewayAnswer } from './client';
 import { gatewayCents, keptToken, orderIsFor, orderOutcome, paymentOf, paymentOutcome, reportedCard, splitToken, type GatewayOrder, type GatewayTransaction } from './outcomes';
@@ -179,6 +179,17 @@ export function createMastercardGatewayProcessor(config: MastercardGatewayConfig
     return { status: 'pending', expectedAt: null };
   };
 
+  /** A REFUND transaction with the refund's id: made once, however often asked for. */
+  const refundOne = (refund: RefundRequest): Promise<RefundOutcome> =>
+    serialised(refund.paymentReference, async () =>
+      refundAnswer(
+        await transact(refund.paymentReference, refund.reference, {
+          apiOperation: 'REFUND',
+          transaction: { amount: decimalAmount(refund.amountCents), currency: CURRENCY },
+        }),
+      ),
+    );
+
   return {
     async openSession(session) {
       const answer = await request('POST', '/session', {
@@ -244,28 +255,13 @@ export function createMastercardGatewayProcessor(config: MastercardGatewayConfig
       // Refused: the gateway has no such token (deleted before): nothing left to forget.
       if (answer.kind === 'unavailable') throw new Error(`the gateway did not delete the token: ${answer.reason}`);
     },
-    refund(requests) {
+    refund: (requests) => Promise.all(requests.map(refundOne)),
+    refundOutcome(requests) {
       return Promise.all(
-        requests.map((refund) =>
-          serialised(refund.paymentReference, async () =>
-            refundAnswer(
-              await transact(refund.paymentReference, refund.reference, {
-                apiOperation: 'REFUND',
-                transaction: { amount: decimalAmount(refund.amountCents), currency: CURRENCY },
-              }),
-            ),
-          ),
-        ),
-      );
-    },
-    refundOutcome(references, paymentReferences) {
-      return Promise.all(
-        references.map(async (reference, i) => {
-          const paymentReference = paymentReferences?.[i];
-          if (paymentReference === undefined) return { status: 'pending' as const, expectedAt: null };
-          const answer = await request('GET', transactionPath(paymentReference, reference));
-          // Never made (the refund's request was lost before the gateway had it): not known yet.
-          return answer.kind === 'refused' ? { status: 'pending' as const, expectedAt: null } : refundAnswer(answer);
+        requests.map(async (refund) => {
+          const answer = await request('GET', transactionPath(refund.paymentReference, refund.reference));
+          // Never made (the refund's request met no answer, a 5xx, before the gateway had it): made now.
+          return answer.kind === 'refused' ? refundOne(refund) : refundAnswer(answer);
         }),
       );
     },

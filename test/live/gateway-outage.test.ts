@@ -63,6 +63,24 @@ describe('live payments while the gateway does not answer', function () {
     assert.deepEqual(await events(), ['payment.succeeded']);
   });
 
+  it('a refund asked for while the gateway does not answer is made once it answers again, not left pending forever', async () => {
+    const checkout = (await api.request('/v1/checkouts', { key: keys.sk_live, idempotencyKey: ik(), body: { amountCents: 200000, description: 'Tea sampler' } })).body;
+    await get(await payAtProcessor(api, checkout.url, { number: '4111111111111111', expiry: '01/39', cvv: '100' }, { name: 'Nimal Perera', email: 'nimal@example.com' }));
+    await api.workflows.settle();
+    assert.equal((await api.request(`/v1/payments/${checkout.payment.id}`, { key: keys.sk_live })).body.status, 'succeeded');
+    // The refund's request meets a 5xx: the gateway makes nothing.
+    simulator.switches.fail5xx = 1;
+    const refund = await api.request('/v1/refunds', { key: keys.sk_live, idempotencyKey: ik(), body: { paymentId: checkout.payment.id, amountCents: 50000 } });
+    assert.equal(refund.status, 201, refund.text);
+    await api.workflows.settle();
+    // A weekend at most lies between: four days reach the next working day whatever today is.
+    await api.clock.advance(4 * 24 * 60 * MINUTE_MS);
+    await api.workflows.settle();
+    const made = simulator.state.orders.get(`${checkout.payment.id}.1`)!.transactions.filter((t) => t.type === 'REFUND');
+    assert.deepEqual(made.map((t) => [t.id, t.amountCents]), [[refund.body.id, 50000]], 'the gateway made the refund, once');
+    assert.equal((await api.request(`/v1/refunds/${refund.body.id}`, { key: keys.sk_live })).body.status, 'succeeded');
+  });
+
   it('across a restart: the next boot resumes the open checkout\'s questions, and the payment resolves from the gateway once', async () => {
     const checkout = (await api.request('/v1/checkouts', { key: keys.sk_live, idempotencyKey: ik(), body: { amountCents: 250000, description: 'Tea Club, gift box' } })).body;
     await payAtProcessor(api, checkout.url, { number: '4111111111111111', expiry: '05/37', cvv: '100' }, { name: 'Nimal Perera', email: 'nimal@example.com' });
