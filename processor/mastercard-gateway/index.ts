@@ -13,7 +13,7 @@ import { CURRENCY, decimalAmount } from '../../domain/money';
 import type { CardProcessor, ProcessorOutcome, RefundOutcome, RefundRequest, SavedCardCharge } from '../port';
 import { nextBankWorkingDay } from './bank-days';
 import { gatewayClient, type GatewayAnswer } from './client';
-import { gatewayCents, keptToken, orderIsFor, orderOutcome, paymentOf, paymentOutcome, reportedCard, splitToken, type GatewayOrder, type GatewayTransaction } from './outcomes';
+import { approved, gatewayCents, keptToken, orderIsFor, orderOutcome, paymentOf, paymentOutcome, reportedCard, splitToken, type GatewayOrder, type GatewayTransaction } from './outcomes';
 
 export { API_VERSION } from './client';
 
@@ -127,22 +127,32 @@ export function createMastercardGatewayProcessor(config: MastercardGatewayConfig
       if (order === null) throw new Error(`the gateway did not answer about order ${orderId}`);
       if (order === 'unknown') return;
       const payment = paymentOf(order);
-      if (order.status === 'CANCELLED' || payment === undefined || orderOutcome(order).status !== 'approved') return;
+      if (order.status === 'CANCELLED' || payment === undefined || !approved(payment)) return;
       const answer = await transact(orderId, `${orderId}-void`, { apiOperation: 'VOID', transaction: { targetTransactionId: payment.transaction?.id } });
       if (answer.kind === 'unavailable') throw new Error(`the gateway did not void order ${orderId}: ${answer.reason}`);
     });
 
   /**
-   * The order's outcome for a payment of `amountCents`: an approval of another amount or currency
-   * (an order Kasi did not ask for under this id) is voided, not kept, and reported declined.
+   * The order's outcome for a payment of `amountCents`. An approval Kasi cannot keep is voided and
+   * reported declined, so the customer is not charged for a payment Kasi never records: one of
+   * another amount or currency (an order Kasi did not ask for under this id), or of a card it
+   * cannot show (a scheme it does not take), which would otherwise stay `processing` for ever.
    */
   const outcomeFor = async (orderId: string, order: GatewayOrder, amountCents: number): Promise<ProcessorOutcome> => {
     const outcome = orderOutcome(order);
-    if (outcome.status !== 'approved' || orderIsFor(order, amountCents)) return outcome;
-    await voidPayment(orderId);
+    const payment = paymentOf(order);
+    if (order.status === 'CANCELLED' || payment === undefined || !approved(payment)) return outcome;
     const cents = gatewayCents(order.amount);
     const held = `${cents === null ? String(order.amount) : decimalAmount(cents)} ${String(order.currency)}`;
-    return { status: 'declined', code: 'card_declined', message: `The bank's gateway took this payment as ${held}, not ${decimalAmount(amountCents)} ${CURRENCY}: it was voided and nothing was charged.`, card: outcome.card };
+    const card = order.sourceOfFunds?.provided?.card;
+    const why = !orderIsFor(order, amountCents)
+      ? `The bank's gateway took this payment as ${held}, not ${decimalAmount(amountCents)} ${CURRENCY}`
+      : outcome.status !== 'approved'
+        ? `The card (${card?.brand ?? card?.scheme ?? 'of no scheme the gateway named'}) is not one this service takes`
+        : null;
+    if (why === null) return outcome;
+    await voidPayment(orderId);
+    return { status: 'declined', code: 'card_declined', message: `${why}: the payment was voided and nothing was charged.`, card: outcome.status === 'approved' ? outcome.card : null };
   };
 
   const chargeOne = (charge: SavedCardCharge): Promise<ProcessorOutcome> =>

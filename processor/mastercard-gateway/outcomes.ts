@@ -83,12 +83,17 @@ export function reportedCard(card: GatewayCard | undefined, token: string): Repo
 /** A payment transaction's outcome from its `result` and `response.gatewayCode`. */
 export function paymentOutcome(transaction: GatewayTransaction, card: ReportedCard | null): ProcessorOutcome {
   const code = transaction.response?.gatewayCode ?? '';
-  if (APPROVED.has(code) && transaction.result === 'SUCCESS') {
+  if (approved(transaction)) {
     return card === null ? { status: 'pending' } : { status: 'approved', card };
   }
   const decline = DECLINES[code] ?? (transaction.result === 'FAILURE' ? OTHER_DECLINE : undefined);
   if (decline === undefined) return { status: 'pending' };
   return { status: 'declined', code: decline.code, message: decline.message, card };
+}
+
+/** The gateway approved the transaction (whatever Kasi makes of it). */
+export function approved(transaction: GatewayTransaction): boolean {
+  return APPROVED.has(transaction.response?.gatewayCode ?? '') && transaction.result === 'SUCCESS';
 }
 
 /** The order's payment (its last payment transaction), if it has one. */

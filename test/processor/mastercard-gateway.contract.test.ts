@@ -203,6 +203,15 @@ function contract(target: () => Target) {
       assert.equal((await adapter.outcome(right, 1_000)).status, 'approved');
     });
 
+    it('an approval of a card the service cannot show (a scheme it does not take) is voided and declined, not left processing for ever', async function () {
+      const { sim } = simulator(this);
+      const ref = await paid(this, { number: MASTERCARD, expiry: '01/39', cvv: '100' });
+      // As the gateway reports a card of a scheme Kasi does not know (UnionPay, JCB, Maestro).
+      Object.assign(sim.state.orders.get(ref)!.card, { scheme: 'unionpay' });
+      assertDeclined(await adapter.outcome(ref, PAID_CENTS), 'card_declined', /UNIONPAY.*voided/);
+      assert.equal(sim.state.orders.get(ref)?.transactions.at(-1)?.type, 'VOID_PAYMENT', 'the payment was voided at the gateway');
+    });
+
     it('3-D Secure failed: declined, authentication_failed', async function () {
       const ref = await paid(this, { number: MASTERCARD, expiry: '01/39', cvv: '100' }, { threeDs: 'fail' });
       assertDeclined(await adapter.outcome(ref, PAID_CENTS), 'authentication_failed', /3-D Secure/);
