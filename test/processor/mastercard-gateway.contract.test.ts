@@ -510,6 +510,30 @@ describe('Mastercard Gateway adapter against the simulator', function () {
   });
 });
 
+describe('Mastercard Gateway adapter and redirects', () => {
+  it('follows none: an answer redirected to another server (plain http) is no answer, never an outcome', async () => {
+    // Another host answering as the gateway would: an approved order.
+    const forger = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ id: 'x', amount: 10, currency: 'LKR', status: 'CAPTURED', sourceOfFunds: { provided: { card: { brand: 'VISA', number: '411111xxxxxx1111', expiry: { month: '1', year: '39' } } } }, transaction: [{ result: 'SUCCESS', response: { gatewayCode: 'APPROVED' }, transaction: { id: '1', type: 'PAYMENT', amount: 10 } }] }));
+    });
+    await new Promise<void>((resolve) => forger.listen(0, '127.0.0.1', resolve));
+    const forged = `http://127.0.0.1:${(forger.address() as AddressInfo).port}`;
+    const redirector = createServer((req, res) => {
+      res.writeHead(307, { location: `${forged}${req.url}` });
+      res.end();
+    });
+    await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
+    try {
+      const adapter = createMastercardGatewayProcessor({ gatewayUrl: `http://127.0.0.1:${(redirector.address() as AddressInfo).port}`, merchantId: 'TESTKASI', apiPassword: 'simulator', timeoutMs: 5_000 });
+      assert.deepEqual(await adapter.outcome(reference(), 1_000), { status: 'pending' });
+    } finally {
+      await new Promise<void>((resolve) => redirector.close(() => resolve()));
+      await new Promise<void>((resolve) => forger.close(() => resolve()));
+    }
+  });
+});
+
 describe('Mastercard Gateway adapter against a real gateway test profile', function () {
   const { KASI_MPGS_URL: url, KASI_MPGS_MERCHANT_ID: merchantId, KASI_MPGS_API_PASSWORD: apiPassword } = process.env;
   before(function () {
