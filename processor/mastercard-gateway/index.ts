@@ -120,40 +120,40 @@ export function createMastercardGatewayProcessor(config: MastercardGatewayConfig
     return existing.kind === 'done' ? existing : answer;
   };
 
-  /** Voids the order's approved payment (a VOID transaction `<orderId>-void`); harmless when repeated. */
-  const voidPayment = (orderId: string) =>
-    serialised(orderId, async () => {
-      const order = await retrieveOrder(orderId);
-      if (order === null) throw new Error(`the gateway did not answer about order ${orderId}`);
-      if (order === 'unknown') return;
-      const payment = paymentOf(order);
-      if (order.status === 'CANCELLED' || payment === undefined || !approved(payment)) return;
-      const answer = await transact(orderId, `${orderId}-void`, { apiOperation: 'VOID', transaction: { targetTransactionId: payment.transaction?.id } });
-      if (answer.kind === 'unavailable') throw new Error(`the gateway did not void order ${orderId}: ${answer.reason}`);
-    });
+  /** Voids the order's approved payment (a VOID transaction `<orderId>-void`); harmless when repeated. Unserialised: see voidPayment. */
+  const voidNow = async (orderId: string) => {
+    const order = await retrieveOrder(orderId);
+    if (order === null) throw new Error(`the gateway did not answer about order ${orderId}`);
+    if (order === 'unknown') return;
+    const payment = paymentOf(order);
+    if (order.status === 'CANCELLED' || payment === undefined || !approved(payment)) return;
+    const answer = await transact(orderId, `${orderId}-void`, { apiOperation: 'VOID', transaction: { targetTransactionId: payment.transaction?.id } });
+    if (answer.kind === 'unavailable') throw new Error(`the gateway did not void order ${orderId}: ${answer.reason}`);
+  };
+  const voidPayment = (orderId: string) => serialised(orderId, () => voidNow(orderId));
 
   /**
-   * The order's outcome for a payment of `amountCents`. An approval Kasi cannot keep is voided and
-   * reported declined, so the customer is not charged for a payment Kasi never records: one of
-   * another amount or currency (an order Kasi did not ask for under this id), or of a card it
-   * cannot show (a scheme it does not take), which would otherwise stay `processing` for ever.
+   * The outcome of an order's payment for `amountCents`. An approval Kasi cannot keep is voided
+   * (by `release`) and reported declined, so the customer is not charged for a payment Kasi never
+   * records: one of another amount or currency (an order Kasi did not ask for under this id), or of
+   * a card it cannot show (a scheme it does not take), which would otherwise stay `processing` for ever.
    */
-  const outcomeFor = async (orderId: string, order: GatewayOrder, amountCents: number): Promise<ProcessorOutcome> => {
-    const outcome = orderOutcome(order);
+  const keptOutcome = async (order: GatewayOrder, outcome: ProcessorOutcome, amountCents: number, release: () => Promise<void>): Promise<ProcessorOutcome> => {
     const payment = paymentOf(order);
     if (order.status === 'CANCELLED' || payment === undefined || !approved(payment)) return outcome;
     const cents = gatewayCents(order.amount);
     const held = `${cents === null ? String(order.amount) : decimalAmount(cents)} ${String(order.currency)}`;
-    const card = order.sourceOfFunds?.provided?.card;
+    const card = order.sourceOfFunds?.provided?.card ?? payment.sourceOfFunds?.provided?.card;
     const why = !orderIsFor(order, amountCents)
       ? `The bank's gateway took this payment as ${held}, not ${decimalAmount(amountCents)} ${CURRENCY}`
       : outcome.status !== 'approved'
         ? `The card (${card?.brand ?? card?.scheme ?? 'of no scheme the gateway named'}) is not one this service takes`
         : null;
     if (why === null) return outcome;
-    await voidPayment(orderId);
+    await release();
     return { status: 'declined', code: 'card_declined', message: `${why}: the payment was voided and nothing was charged.`, card: outcome.status === 'approved' ? outcome.card : null };
   };
+  const outcomeFor = (orderId: string, order: GatewayOrder, amountCents: number) => keptOutcome(order, orderOutcome(order), amountCents, () => voidPayment(orderId));
 
   const chargeOne = (charge: SavedCardCharge): Promise<ProcessorOutcome> =>
     serialised(charge.reference, async () => {
@@ -171,7 +171,9 @@ export function createMastercardGatewayProcessor(config: MastercardGatewayConfig
         return { status: 'declined', code: 'card_declined', message: `The bank's gateway refused the charge: ${answer.explanation}`, card: null };
       }
       const transaction = answer.body as GatewayTransaction;
-      return paymentOutcome(transaction, reportedCard(transaction.sourceOfFunds?.provided?.card, charge.token));
+      const outcome = paymentOutcome(transaction, reportedCard(transaction.sourceOfFunds?.provided?.card, charge.token));
+      // The charge's order as its answer shows it (already in this order's queue: voided at once).
+      return keptOutcome({ ...transaction.order, transaction: [transaction] }, outcome, charge.amountCents, () => voidNow(charge.reference));
     });
 
   /** A REFUND transaction's answer as the port tells it: approved refunds reach the card on the next bank working day. */

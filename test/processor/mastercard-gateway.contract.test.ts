@@ -284,6 +284,19 @@ function contract(target: () => Target) {
       assert.deepEqual(sent.sourceOfFunds, { type: 'CARD', token: saved.card.token.split(':')[0] });
     });
 
+    it('a charge the gateway made for another amount than asked (the reference reused) is voided and declined, not reported approved', async function () {
+      const first = await paid(this, { number: MASTERCARD, expiry: '01/39', cvv: '100' }, { keepCard: true });
+      const saved = await adapter.saveCard(first);
+      assert.equal(saved.status, 'saved');
+      if (saved.status !== 'saved') return;
+      const charge = { reference: reference(), token: saved.card.token, amountCents: 5_000, merchantName: 'Lanka Tea House' };
+      assert.equal((await adapter.chargeSaved([charge]))[0]!.status, 'approved');
+      const [other] = await adapter.chargeSaved([{ ...charge, amountCents: 7_500 }]);
+      assertDeclined(other!, 'card_declined', /50\.00 LKR.*75\.00 LKR.*voided/);
+      const { sim } = simulator(this);
+      assert.deepEqual(sim.state.orders.get(charge.reference)!.transactions.map((t) => t.type), ['PAYMENT', 'VOID_PAYMENT']);
+    });
+
     it('a payment without the customer\'s consent sets up no agreement: its card is not kept', async function () {
       const ref = await paid(this, { number: MASTERCARD, expiry: '01/39', cvv: '100' });
       const saved = await adapter.saveCard(ref);
