@@ -82,10 +82,19 @@ export type RefundOutcome =
 
 export interface CardProcessor {
   openSession(request: SessionRequest): Promise<{ redirectUrl: string }>;
-  /** What the processor knows of the reference; `pending` for one it has never seen. */
-  outcome(reference: string): Promise<ProcessorOutcome>;
-  /** Closes an unfinished session (its checkout expired); a finished one keeps its outcome. */
-  cancel(reference: string): Promise<ProcessorOutcome>;
+  /**
+   * What the processor knows of the reference; `pending` for one it has never seen. `amountCents`
+   * is the payment's: a processor that reports the amount (the gateway) approves nothing taken for
+   * another amount or currency (it is voided and reported declined).
+   */
+  outcome(reference: string, amountCents: number): Promise<ProcessorOutcome>;
+  /**
+   * Closes an unfinished session (its checkout expired at `expiredAt`); a finished one keeps its
+   * outcome (read as `outcome` reads it). `pending` while the processor's page may still take the
+   * card (the gateway's session can outlive the checkout a little), so a payment made there is not
+   * lost: asked again later.
+   */
+  cancel(reference: string, expiredAt: Date, amountCents: number): Promise<ProcessorOutcome>;
   /**
    * Releases an approval the service will not keep (the merchant was suspended while the customer
    * paid), so the card is not charged; an unfinished session is closed. Harmless when repeated.
@@ -113,9 +122,9 @@ export interface CardProcessor {
    */
   refund(requests: readonly RefundRequest[]): Promise<RefundOutcome[]>;
   /**
-   * Where the refunds of these references stand, in order; `pending` for one it has never seen.
-   * `paymentReferences` (same order) are the refunded payments' references: the gateway files a
-   * refund under its payment's order and cannot find it without them; the sandbox ignores them.
+   * Where these refunds (asked for with `refund` before) stand, in order. A processor that can miss
+   * a request (the gateway, when it did not answer) and has none by a refund's reference is asked
+   * for it now, so no refund is left undone; the sandbox, which misses none, reports it `pending`.
    */
-  refundOutcome(references: readonly string[], paymentReferences?: readonly string[]): Promise<RefundOutcome[]>;
+  refundOutcome(requests: readonly RefundRequest[]): Promise<RefundOutcome[]>;
 }

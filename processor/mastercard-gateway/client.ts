@@ -32,6 +32,9 @@ export function gatewayClient(config: GatewayClientConfig): GatewayRequest {
         headers: { authorization, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(config.timeoutMs),
+        // The gateway's API never redirects: an answer from anywhere else (plain http, another
+        // host) must not decide a payment, so a redirect is no answer.
+        redirect: 'error',
       });
       text = await response.text();
     } catch (err) {

@@ -10,10 +10,10 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { systemClock, type Clock } from '../../domain/clock';
 import { ApiError } from '../../domain/errors';
 import { CURRENCY, decimalAmount } from '../../domain/money';
-import type { CardProcessor, ProcessorOutcome, RefundOutcome, SavedCardCharge } from '../port';
+import type { CardProcessor, ProcessorOutcome, RefundOutcome, RefundRequest, SavedCardCharge } from '../port';
 import { nextBankWorkingDay } from './bank-days';
 import { gatewayClient, type GatewayAnswer } from './client';
-import { keptToken, orderOutcome, paymentOf, paymentOutcome, reportedCard, splitToken, type GatewayOrder, type GatewayTransaction } from './outcomes';
+import { approved, gatewayCents, keptToken, orderIsFor, orderOutcome, paymentOf, paymentOutcome, reportedCard, splitToken, type GatewayOrder, type GatewayTransaction } from './outcomes';
 
 export { API_VERSION } from './client';
 
@@ -54,6 +54,11 @@ export type MastercardGatewayProcessor = CardProcessor & {
 const DEFAULT_TIMEOUT_MS = 15_000;
 /** The least time on the hosted page the adapter asks for (a checkout about to expire still gets a minute). */
 const MIN_TIMEOUT_S = 60;
+/**
+ * How long after its page stops taking the card the gateway may still record a payment begun on
+ * it (the card's bank deciding, 3-D Secure coming back): the checkout is not closed before.
+ */
+const IN_FLIGHT_MS = 2 * 60 * 1000;
 /** An agreement set up at the first payment, for charges at no fixed schedule (renewals, invoices). */
 const AGREEMENT_TYPE = 'UNSCHEDULED';
 
@@ -115,17 +120,40 @@ export function createMastercardGatewayProcessor(config: MastercardGatewayConfig
     return existing.kind === 'done' ? existing : answer;
   };
 
-  /** Voids the order's approved payment (a VOID transaction `<orderId>-void`); harmless when repeated. */
-  const voidPayment = (orderId: string) =>
-    serialised(orderId, async () => {
-      const order = await retrieveOrder(orderId);
-      if (order === null) throw new Error(`the gateway did not answer about order ${orderId}`);
-      if (order === 'unknown') return;
-      const payment = paymentOf(order);
-      if (order.status === 'CANCELLED' || payment === undefined || orderOutcome(order).status !== 'approved') return;
-      const answer = await transact(orderId, `${orderId}-void`, { apiOperation: 'VOID', transaction: { targetTransactionId: payment.transaction?.id } });
-      if (answer.kind === 'unavailable') throw new Error(`the gateway did not void order ${orderId}: ${answer.reason}`);
-    });
+  /** Voids the order's approved payment (a VOID transaction `<orderId>-void`); harmless when repeated. Unserialised: see voidPayment. */
+  const voidNow = async (orderId: string) => {
+    const order = await retrieveOrder(orderId);
+    if (order === null) throw new Error(`the gateway did not answer about order ${orderId}`);
+    if (order === 'unknown') return;
+    const payment = paymentOf(order);
+    if (order.status === 'CANCELLED' || payment === undefined || !approved(payment)) return;
+    const answer = await transact(orderId, `${orderId}-void`, { apiOperation: 'VOID', transaction: { targetTransactionId: payment.transaction?.id } });
+    if (answer.kind === 'unavailable') throw new Error(`the gateway did not void order ${orderId}: ${answer.reason}`);
+  };
+  const voidPayment = (orderId: string) => serialised(orderId, () => voidNow(orderId));
+
+  /**
+   * The outcome of an order's payment for `amountCents`. An approval Kasi cannot keep is voided
+   * (by `release`) and reported declined, so the customer is not charged for a payment Kasi never
+   * records: one of another amount or currency (an order Kasi did not ask for under this id), or of
+   * a card it cannot show (a scheme it does not take), which would otherwise stay `processing` for ever.
+   */
+  const keptOutcome = async (order: GatewayOrder, outcome: ProcessorOutcome, amountCents: number, release: () => Promise<void>): Promise<ProcessorOutcome> => {
+    const payment = paymentOf(order);
+    if (order.status === 'CANCELLED' || payment === undefined || !approved(payment)) return outcome;
+    const cents = gatewayCents(order.amount);
+    const held = `${cents === null ? String(order.amount) : decimalAmount(cents)} ${String(order.currency)}`;
+    const card = order.sourceOfFunds?.provided?.card ?? payment.sourceOfFunds?.provided?.card;
+    const why = !orderIsFor(order, amountCents)
+      ? `The bank's gateway took this payment as ${held}, not ${decimalAmount(amountCents)} ${CURRENCY}`
+      : outcome.status !== 'approved'
+        ? `The card (${card?.brand ?? card?.scheme ?? 'of no scheme the gateway named'}) is not one this service takes`
+        : null;
+    if (why === null) return outcome;
+    await release();
+    return { status: 'declined', code: 'card_declined', message: `${why}: the payment was voided and nothing was charged.`, card: outcome.status === 'approved' ? outcome.card : null };
+  };
+  const outcomeFor = (orderId: string, order: GatewayOrder, amountCents: number) => keptOutcome(order, orderOutcome(order), amountCents, () => voidPayment(orderId));
 
   const chargeOne = (charge: SavedCardCharge): Promise<ProcessorOutcome> =>
     serialised(charge.reference, async () => {
@@ -143,7 +171,9 @@ export function createMastercardGatewayProcessor(config: MastercardGatewayConfig
         return { status: 'declined', code: 'card_declined', message: `The bank's gateway refused the charge: ${answer.explanation}`, card: null };
       }
       const transaction = answer.body as GatewayTransaction;
-      return paymentOutcome(transaction, reportedCard(transaction.sourceOfFunds?.provided?.card, charge.token));
+      const outcome = paymentOutcome(transaction, reportedCard(transaction.sourceOfFunds?.provided?.card, charge.token));
+      // The charge's order as its answer shows it (already in this order's queue: voided at once).
+      return keptOutcome({ ...transaction.order, transaction: [transaction] }, outcome, charge.amountCents, () => voidNow(charge.reference));
     });
 
   /** A REFUND transaction's answer as the port tells it: approved refunds reach the card on the next bank working day. */
@@ -160,6 +190,17 @@ export function createMastercardGatewayProcessor(config: MastercardGatewayConfig
     if (transaction.result === 'FAILURE') return { status: 'failed', message: `The card's bank refused the refund (${code ?? 'no code'}).` };
     return { status: 'pending', expectedAt: null };
   };
+
+  /** A REFUND transaction with the refund's id: made once, however often asked for. */
+  const refundOne = (refund: RefundRequest): Promise<RefundOutcome> =>
+    serialised(refund.paymentReference, async () =>
+      refundAnswer(
+        await transact(refund.paymentReference, refund.reference, {
+          apiOperation: 'REFUND',
+          transaction: { amount: decimalAmount(refund.amountCents), currency: CURRENCY },
+        }),
+      ),
+    );
 
   return {
     async openSession(session) {
@@ -189,18 +230,21 @@ export function createMastercardGatewayProcessor(config: MastercardGatewayConfig
       if (sessionId === undefined) throw new ApiError('SERVICE_UNAVAILABLE', UNAVAILABLE_MESSAGE);
       return { redirectUrl: hostedPaymentPageUrl(config.gatewayUrl, sessionId) };
     },
-    async outcome(reference) {
+    async outcome(reference, amountCents) {
       const order = await retrieveOrder(reference);
-      return order === null || order === 'unknown' ? { status: 'pending' } : orderOutcome(order);
+      return order === null || order === 'unknown' ? { status: 'pending' } : outcomeFor(reference, order, amountCents);
     },
-    async cancel(reference) {
+    async cancel(reference, expiredAt, amountCents) {
       // The gateway has no call to close a checkout session: its page stops taking the card at
-      // the session's timeout (the checkout's `expiresAt`). An order with no payment yet is
-      // reported canceled, one with a payment as it stands.
+      // the session's timeout, which is the checkout's expiry or, for a session opened in the
+      // checkout's last minute, up to MIN_TIMEOUT_S later. Until then (and a payment begun on it
+      // has been recorded) an order with no payment yet is pending; after, canceled. One with a
+      // payment is reported as it stands.
       const order = await retrieveOrder(reference);
       if (order === null) return { status: 'pending' };
-      if (order === 'unknown') return { status: 'canceled' };
-      return paymentOf(order) === undefined && order.status !== 'AUTHENTICATION_UNSUCCESSFUL' ? { status: 'canceled' } : orderOutcome(order);
+      if (order !== 'unknown' && (paymentOf(order) !== undefined || order.status === 'AUTHENTICATION_UNSUCCESSFUL')) return outcomeFor(reference, order, amountCents);
+      const pageClosedAt = expiredAt.getTime() + MIN_TIMEOUT_S * 1000 + IN_FLIGHT_MS;
+      return clock.now().getTime() < pageClosedAt ? { status: 'pending' } : { status: 'canceled' };
     },
     voidApproval: voidPayment,
     voidCharge: voidPayment,
@@ -223,28 +267,13 @@ export function createMastercardGatewayProcessor(config: MastercardGatewayConfig
       // Refused: the gateway has no such token (deleted before): nothing left to forget.
       if (answer.kind === 'unavailable') throw new Error(`the gateway did not delete the token: ${answer.reason}`);
     },
-    refund(requests) {
+    refund: (requests) => Promise.all(requests.map(refundOne)),
+    refundOutcome(requests) {
       return Promise.all(
-        requests.map((refund) =>
-          serialised(refund.paymentReference, async () =>
-            refundAnswer(
-              await transact(refund.paymentReference, refund.reference, {
-                apiOperation: 'REFUND',
-                transaction: { amount: decimalAmount(refund.amountCents), currency: CURRENCY },
-              }),
-            ),
-          ),
-        ),
-      );
-    },
-    refundOutcome(references, paymentReferences) {
-      return Promise.all(
-        references.map(async (reference, i) => {
-          const paymentReference = paymentReferences?.[i];
-          if (paymentReference === undefined) return { status: 'pending' as const, expectedAt: null };
-          const answer = await request('GET', transactionPath(paymentReference, reference));
-          // Never made (the refund's request was lost before the gateway had it): not known yet.
-          return answer.kind === 'refused' ? { status: 'pending' as const, expectedAt: null } : refundAnswer(answer);
+        requests.map(async (refund) => {
+          const answer = await request('GET', transactionPath(refund.paymentReference, refund.reference));
+          // Never made (the refund's request met no answer, a 5xx, before the gateway had it): made now.
+          return answer.kind === 'refused' ? refundOne(refund) : refundAnswer(answer);
         }),
       );
     },

@@ -1,6 +1,7 @@
 // How the gateway's answers read in the port's terms (DESIGN.md "Live card processor"). Pure:
 // the adapter hands in what RETRIEVE_ORDER or a transaction's answer said.
 import type { CardScheme } from '../../domain/card';
+import { centsFromDecimal, CURRENCY } from '../../domain/money';
 import type { DeclineCode, ProcessorOutcome, ReportedCard } from '../port';
 
 /** The fields of the gateway's order and transaction answers the adapter reads (version 100). */
@@ -24,6 +25,8 @@ export interface GatewayOrder {
   id?: string;
   status?: string;
   result?: string;
+  amount?: number | string;
+  currency?: string;
   totalCapturedAmount?: number | string;
   totalRefundedAmount?: number | string;
   sourceOfFunds?: { token?: string; provided?: { card?: GatewayCard } };
@@ -80,12 +83,17 @@ export function reportedCard(card: GatewayCard | undefined, token: string): Repo
 /** A payment transaction's outcome from its `result` and `response.gatewayCode`. */
 export function paymentOutcome(transaction: GatewayTransaction, card: ReportedCard | null): ProcessorOutcome {
   const code = transaction.response?.gatewayCode ?? '';
-  if (APPROVED.has(code) && transaction.result === 'SUCCESS') {
+  if (approved(transaction)) {
     return card === null ? { status: 'pending' } : { status: 'approved', card };
   }
   const decline = DECLINES[code] ?? (transaction.result === 'FAILURE' ? OTHER_DECLINE : undefined);
   if (decline === undefined) return { status: 'pending' };
   return { status: 'declined', code: decline.code, message: decline.message, card };
+}
+
+/** The gateway approved the transaction (whatever Kasi makes of it). */
+export function approved(transaction: GatewayTransaction): boolean {
+  return APPROVED.has(transaction.response?.gatewayCode ?? '') && transaction.result === 'SUCCESS';
 }
 
 /** The order's payment (its last payment transaction), if it has one. */
@@ -104,6 +112,24 @@ export function keptToken(gatewayToken: string, agreementId: string): string {
 export function splitToken(token: string): { gatewayToken: string; agreementId: string | null } {
   const at = token.indexOf(':');
   return at < 0 ? { gatewayToken: token, agreementId: null } : { gatewayToken: token.slice(0, at), agreementId: token.slice(at + 1) };
+}
+
+/**
+ * The order is for what Kasi asked: `amountCents` in LKR, by the order's amount and currency and
+ * its payment's. An order that does not say is not taken as one.
+ */
+export function orderIsFor(order: GatewayOrder, amountCents: number): boolean {
+  const payment = paymentOf(order)?.transaction;
+  return order.currency === CURRENCY && gatewayCents(order.amount) === amountCents && (payment?.amount === undefined || gatewayCents(payment.amount) === amountCents);
+}
+
+/** A decimal amount the gateway reported, in cents; null when it is none. */
+export function gatewayCents(amount: number | string | undefined): number | null {
+  try {
+    return amount === undefined ? null : centsFromDecimal(amount);
+  } catch {
+    return null;
+  }
 }
 
 /** The outcome RETRIEVE_ORDER tells: never the browser's word. */

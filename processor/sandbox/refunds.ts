@@ -86,10 +86,10 @@ export function createSandboxRefunds(deps: { db: Knex; clock: Clock; sandboxSett
       if (madeBefore.length > 0) for (const [reference, row] of await find(madeBefore)) rows.set(reference, row);
       return requests.map((r) => outcomeOf(rows.get(r.reference), now));
     },
-    async refundOutcome(references) {
-      const rows = await find(references);
+    async refundOutcome(requests) {
+      const rows = await find(requests.map((r) => r.reference));
       const now = clock.now();
-      return references.map((reference) => outcomeOf(rows.get(reference), now));
+      return requests.map((r) => outcomeOf(rows.get(r.reference), now));
     },
   };
 }

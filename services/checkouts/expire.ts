@@ -4,6 +4,7 @@
 // attempt ended (the gateway's UNKNOWN, or no answer), nothing is closed: `pending`, and the
 // workflow asks again later, so a payment the bank may yet approve is never canceled. Otherwise
 // the checkout expires, its payment is canceled, and checkout.expired is recorded.
+import { centsFromDb } from '../../domain/money';
 import { findAccount } from '../../db/accounts';
 import { findCheckout, type CheckoutRow } from '../../db/checkouts';
 import { recordEvent } from '../../db/events';
@@ -20,7 +21,7 @@ export async function expireCheckout(deps: ProcessorServiceDeps, checkoutId: str
   const processor = await deps.processors.forAccount(payment.account_id, payment.mode);
   if (payment.status === 'processing' && processor !== null) {
     const reference = processorReference(payment.id, payment.attempts);
-    const outcome = await keepable(() => findAccount(deps.db, payment.account_id), payment, processor, reference, await processor.cancel(reference));
+    const outcome = await keepable(() => findAccount(deps.db, payment.account_id), payment, processor, reference, await processor.cancel(reference, checkout.expires_at, centsFromDb(payment.amount_cents)));
     const result = await applyAttemptOutcome(deps, checkoutId, payment.attempts, outcome);
     if (result === 'succeeded') return 'completed';
     if (result === 'pending' && outcome.status === 'pending') return 'pending';

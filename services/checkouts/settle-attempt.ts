@@ -183,5 +183,5 @@ export async function settleAttempt(deps: ProcessorServiceDeps, checkoutId: stri
   if (processor === null) return 'pending';
   const reference = processorReference(payment.id, attempt);
   const standing = () => findAccount(deps.db, payment.account_id);
-  return applyAttemptOutcome(deps, checkoutId, attempt, await keepable(standing, payment, processor, reference, await processor.outcome(reference)));
+  return applyAttemptOutcome(deps, checkoutId, attempt, await keepable(standing, payment, processor, reference, await processor.outcome(reference, centsFromDb(payment.amount_cents))));
 }

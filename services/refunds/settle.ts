@@ -87,21 +87,16 @@ async function settle(deps: ProcessorServiceDeps, refundIds: readonly string[], 
   return refundIds.map((id) => progress.get(id)!);
 }
 
+/** The refunds as the processor is asked for them (each by its own id, under its payment's reference). */
+const requestsOf = (refunds: readonly RefundToSettle[]) =>
+  refunds.map((refund) => ({ reference: refund.id, paymentReference: processorReference(refund.payment_id, refund.payment_attempt), amountCents: centsFromDb(refund.amount_cents) }));
+
 /** Asks the processor for the refunds of the payments' approved charges, and records those decided. */
 export function submitRefunds(deps: ProcessorServiceDeps, refundIds: readonly string[]): Promise<RefundProgress[]> {
-  return settle(deps, refundIds, (processor, refunds) =>
-    processor.refund(
-      refunds.map((refund) => ({ reference: refund.id, paymentReference: processorReference(refund.payment_id, refund.payment_attempt), amountCents: centsFromDb(refund.amount_cents) })),
-    ),
-  );
+  return settle(deps, refundIds, (processor, refunds) => processor.refund(requestsOf(refunds)));
 }
 
 /** Asks the processor where the refunds stand, and records those decided. */
 export function settleRefunds(deps: ProcessorServiceDeps, refundIds: readonly string[]): Promise<RefundProgress[]> {
-  return settle(deps, refundIds, (processor, refunds) =>
-    processor.refundOutcome(
-      refunds.map((refund) => refund.id),
-      refunds.map((refund) => processorReference(refund.payment_id, refund.payment_attempt)),
-    ),
-  );
+  return settle(deps, refundIds, (processor, refunds) => processor.refundOutcome(requestsOf(refunds)));
 }

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import type { GatewaySimulator } from '../../processor/gateway-simulator';
 import { ik, type TestApi } from '../support/api';
-import { payAtProcessor } from '../checkouts/hosted-flow';
+import { enterCard, payAtProcessor, postPay } from '../checkouts/hosted-flow';
 import type { MerchantKeys } from '../../db/merchants';
 import { NOTIFICATION_SECRET, startLiveApi, stopLive } from './live-flow';
 
@@ -75,6 +75,25 @@ describe('gateway notifications', function () {
     // A hint about a payment decided, or an order that is no payment of the account: nothing to do.
     assert.equal((await notify(path, `${paymentId}.1`, NOTIFICATION_SECRET)).status, 200);
     assert.equal((await notify(path, 'pay_000000000000000000000000.1', NOTIFICATION_SECRET)).status, 200);
+  });
+
+  it('an approval the gateway reports after the checkout expired is voided there, not kept while the payment shows canceled', async () => {
+    const checkout = (await api.request('/v1/checkouts', { key: keys.sk_live, idempotencyKey: ik(), body: { amountCents: 350000, description: 'Tea Club, first box' } })).body;
+    const pay = await postPay(checkout.url, { name: 'Nimal Perera', email: 'nimal@example.com' });
+    assert.equal(pay.status, 303, pay.text);
+    await api.workflows.settle();
+    // A gateway whose page kept taking the card past the session's timeout.
+    for (const session of simulator.state.sessions.values()) if (session.orderId === `${checkout.payment.id}.1`) session.expiresAt = null;
+    await api.clock.advance(45 * 60_000);
+    await api.workflows.settle();
+    const closed = (await api.request(`/v1/checkouts/${checkout.id}`, { key: keys.sk_live })).body;
+    assert.deepEqual([closed.status, closed.payment.status], ['expired', 'canceled']);
+    await enterCard(api, pay.location!, { number: '4111111111111111', expiry: '01/39', cvv: '100' });
+    assert.equal((await notify(`/processor-notifications/${accountId}/live`, `${checkout.payment.id}.1`, NOTIFICATION_SECRET)).status, 200);
+    await api.workflows.settle();
+    const order = simulator.state.orders.get(`${checkout.payment.id}.1`)!;
+    assert.deepEqual(order.transactions.map((t) => [t.type, t.gatewayCode]), [['PAYMENT', 'APPROVED'], ['VOID_PAYMENT', 'APPROVED']], 'the late approval was voided');
+    assert.equal(await status(checkout.payment.id), 'canceled');
   });
 
   it('a saved-card charge the gateway answered UNKNOWN is asked about at once on a notification', async () => {

@@ -86,6 +86,10 @@ async function payOnPage(redirectUrl: string, card: { number: string; expiry: st
 }
 
 const MASTERCARD = '5123450000000008';
+/** A checkout expiry long past: cancel has nothing to wait for. */
+const LONG_AGO = new Date(0);
+/** What a hosted payment is for unless a test says otherwise. */
+const PAID_CENTS = 250_000;
 const AMEX = '378282246310005';
 
 function assertDeclined(outcome: ProcessorOutcome, code: string, message: RegExp) {
@@ -132,7 +136,7 @@ function contract(target: () => Target) {
     const ref = reference();
     const { redirectUrl } = await adapter.openSession({
       reference: ref,
-      amountCents: options.cents ?? 250_000,
+      amountCents: options.cents ?? PAID_CENTS,
       merchantName: 'Lanka Tea House',
       locale: 'en',
       returnUrl: `${shop.url}/return/${ref}`,
@@ -148,8 +152,8 @@ function contract(target: () => Target) {
       const ref = reference();
       const { redirectUrl } = await adapter.openSession({ reference: ref, amountCents: 123_456, merchantName: 'Lanka Tea House', locale: 'ta', returnUrl: `${shop.url}/return` });
       assert.match(redirectUrl, /^https?:\/\/.+\/checkout\/pay\/SESSION/);
-      assert.deepEqual(await adapter.outcome(ref), { status: 'pending' });
-      assert.deepEqual(await adapter.cancel(ref), { status: 'canceled' });
+      assert.deepEqual(await adapter.outcome(ref, 123_456), { status: 'pending' });
+      assert.deepEqual(await adapter.cancel(ref, LONG_AGO, 123_456), { status: 'canceled' });
       const { sim } = simulator(this, 'the request is read back from the simulator');
       const sent = JSON.parse([...sim.requests].reverse().find((r) => r.path === '/session')!.body) as { order: Record<string, unknown>; interaction: Record<string, unknown> };
       assert.deepEqual(sent.order, { id: ref, amount: '1234.56', currency: 'LKR', notificationUrl: `${shop.url}/notifications` });
@@ -159,7 +163,7 @@ function contract(target: () => Target) {
       assert.match(await (await fetch(redirectUrl)).text(), /<html lang="ta">/);
     });
 
-    it('the page takes no card once the checkout has expired (the session\'s interaction timeout); cancel then reports it canceled', async function () {
+    it('the page takes no card once the checkout has expired (the session\'s interaction timeout); cancel reports it canceled once no payment begun there can still be recorded', async function () {
       const { sim, clock } = simulator(this, 'it moves the gateway\'s clock');
       const ref = reference();
       const expiresAt = new Date(clock.t + 30 * 60 * 1000);
@@ -171,7 +175,11 @@ function contract(target: () => Target) {
       assert.equal((await fetch(redirectUrl)).status, 410);
       const late = await fetch(formAction(form, redirectUrl), { method: 'POST', body: new URLSearchParams({ number: MASTERCARD, expiry: '01/39', cvv: '100' }), redirect: 'manual' });
       assert.equal(late.status, 410);
-      assert.deepEqual(await adapter.cancel(ref), { status: 'canceled' });
+      // A session opened in the checkout's last minute still takes the card a minute, and a payment
+      // begun on it may be recorded a little after: pending until then, then canceled.
+      assert.deepEqual(await adapter.cancel(ref, expiresAt, 5_000), { status: 'pending' });
+      clock.advance(3 * 60 * 1000);
+      assert.deepEqual(await adapter.cancel(ref, expiresAt, 5_000), { status: 'canceled' });
       assert.equal(sim.state.orders.has(ref), false, 'nothing was paid');
       // A checkout about to expire still gives the payer a minute.
       await adapter.openSession({ reference: reference(), amountCents: 5_000, merchantName: 'Lanka Tea House', locale: 'en', returnUrl: `${shop.url}/return`, expiresAt: new Date(clock.t + 5_000) });
@@ -180,14 +188,33 @@ function contract(target: () => Target) {
 
     it('a paid session is approved, from RETRIEVE_ORDER, with the card the gateway shows', async function () {
       const ref = await paid(this, { number: MASTERCARD, expiry: '01/39', cvv: '100' });
-      assert.deepEqual(await adapter.outcome(ref), { status: 'approved', card: { scheme: 'mastercard', last4: '0008', expiryMonth: 1, expiryYear: 2039, token: ref } });
+      assert.deepEqual(await adapter.outcome(ref, PAID_CENTS), { status: 'approved', card: { scheme: 'mastercard', last4: '0008', expiryMonth: 1, expiryYear: 2039, token: ref } });
       // Finished: cancelling keeps the outcome, and the page sends the customer back.
-      assert.equal((await adapter.cancel(ref)).status, 'approved');
+      assert.equal((await adapter.cancel(ref, LONG_AGO, PAID_CENTS)).status, 'approved');
+    });
+
+    it('an order the gateway holds for another amount than the payment\'s is never approved: it is voided and declined', async function () {
+      const { sim } = simulator(this);
+      const ref = await paid(this, { number: MASTERCARD, expiry: '01/39', cvv: '100' }, { cents: 1_000 });
+      assertDeclined(await adapter.outcome(ref, PAID_CENTS), 'card_declined', /10\.00 LKR.*2500\.00 LKR.*voided/);
+      assert.equal(sim.state.orders.get(ref)?.transactions.at(-1)?.type, 'VOID_PAYMENT', 'the payment was voided at the gateway');
+      // The order as it was asked for is read as the gateway tells it.
+      const right = await paid(this, { number: MASTERCARD, expiry: '01/39', cvv: '100' }, { cents: 1_000 });
+      assert.equal((await adapter.outcome(right, 1_000)).status, 'approved');
+    });
+
+    it('an approval of a card the service cannot show (a scheme it does not take) is voided and declined, not left processing for ever', async function () {
+      const { sim } = simulator(this);
+      const ref = await paid(this, { number: MASTERCARD, expiry: '01/39', cvv: '100' });
+      // As the gateway reports a card of a scheme Kasi does not know (UnionPay, JCB, Maestro).
+      Object.assign(sim.state.orders.get(ref)!.card, { scheme: 'unionpay' });
+      assertDeclined(await adapter.outcome(ref, PAID_CENTS), 'card_declined', /UNIONPAY.*voided/);
+      assert.equal(sim.state.orders.get(ref)?.transactions.at(-1)?.type, 'VOID_PAYMENT', 'the payment was voided at the gateway');
     });
 
     it('3-D Secure failed: declined, authentication_failed', async function () {
       const ref = await paid(this, { number: MASTERCARD, expiry: '01/39', cvv: '100' }, { threeDs: 'fail' });
-      assertDeclined(await adapter.outcome(ref), 'authentication_failed', /3-D Secure/);
+      assertDeclined(await adapter.outcome(ref, PAID_CENTS), 'authentication_failed', /3-D Secure/);
     });
 
     const EXPIRIES: [string, string, RegExp][] = [
@@ -199,26 +226,26 @@ function contract(target: () => Target) {
     ];
     for (const [expiry, code, message] of EXPIRIES) {
       it(`expiry ${expiry}: declined, ${code}`, async function () {
-        assertDeclined(await adapter.outcome(await paid(this, { number: MASTERCARD, expiry, cvv: '100' })), code, message);
+        assertDeclined(await adapter.outcome(await paid(this, { number: MASTERCARD, expiry, cvv: '100' }), PAID_CENTS), code, message);
       });
     }
 
     it('expiry 05/37: unknown (pending) at first, approved once the order is read 10 s or more later', async function () {
       const ref = await paid(this, { number: MASTERCARD, expiry: '05/37', cvv: '100' });
       const { clock } = simulator(this);
-      assert.deepEqual(await adapter.outcome(ref), { status: 'pending' });
+      assert.deepEqual(await adapter.outcome(ref, PAID_CENTS), { status: 'pending' });
       clock.advance(9_999);
-      assert.deepEqual(await adapter.outcome(ref), { status: 'pending' });
+      assert.deepEqual(await adapter.outcome(ref, PAID_CENTS), { status: 'pending' });
       clock.advance(1);
-      assert.equal((await adapter.outcome(ref)).status, 'approved');
+      assert.equal((await adapter.outcome(ref, PAID_CENTS)).status, 'approved');
     });
 
     it('security codes: 101 not processed is approved, 102 no match declined; American Express 1000, 1010, 1020 likewise; others refused on the page', async function () {
-      assert.equal((await adapter.outcome(await paid(this, { number: MASTERCARD, expiry: '01/39', cvv: '101' }))).status, 'approved');
-      assertDeclined(await adapter.outcome(await paid(this, { number: MASTERCARD, expiry: '01/39', cvv: '102' })), 'card_declined', /security code/);
-      assert.equal((await adapter.outcome(await paid(this, { number: AMEX, expiry: '01/39', cvv: '1000' }))).status, 'approved');
-      assert.equal((await adapter.outcome(await paid(this, { number: AMEX, expiry: '01/39', cvv: '1010' }))).status, 'approved');
-      assertDeclined(await adapter.outcome(await paid(this, { number: AMEX, expiry: '01/39', cvv: '1020' })), 'card_declined', /security code/);
+      assert.equal((await adapter.outcome(await paid(this, { number: MASTERCARD, expiry: '01/39', cvv: '101' }), PAID_CENTS)).status, 'approved');
+      assertDeclined(await adapter.outcome(await paid(this, { number: MASTERCARD, expiry: '01/39', cvv: '102' }), PAID_CENTS), 'card_declined', /security code/);
+      assert.equal((await adapter.outcome(await paid(this, { number: AMEX, expiry: '01/39', cvv: '1000' }), PAID_CENTS)).status, 'approved');
+      assert.equal((await adapter.outcome(await paid(this, { number: AMEX, expiry: '01/39', cvv: '1010' }), PAID_CENTS)).status, 'approved');
+      assertDeclined(await adapter.outcome(await paid(this, { number: AMEX, expiry: '01/39', cvv: '1020' }), PAID_CENTS), 'card_declined', /security code/);
       await assert.rejects(paid(this, { number: AMEX, expiry: '01/39', cvv: '100' }), /security code/);
     });
 
@@ -226,7 +253,7 @@ function contract(target: () => Target) {
       const ref = await paid(this, { number: MASTERCARD, expiry: '01/39', cvv: '100' });
       await adapter.voidApproval(ref);
       await adapter.voidApproval(ref);
-      assert.deepEqual(await adapter.outcome(ref), { status: 'canceled' });
+      assert.deepEqual(await adapter.outcome(ref, PAID_CENTS), { status: 'canceled' });
       assert.deepEqual(await adapter.refund([{ reference: reference('re'), paymentReference: ref, amountCents: 100 }]), [
         { status: 'failed', message: 'The bank\'s gateway refused the refund: The refund amount exceeds the amount captured and not yet refunded (0.00).' },
       ]);
@@ -247,7 +274,7 @@ function contract(target: () => Target) {
       const [outcome] = await adapter.chargeSaved([charge]);
       assert.equal(outcome!.status, 'approved');
       assert.deepEqual(await adapter.chargeSaved([charge]), [outcome], 'a repeated charge reports the first');
-      assert.deepEqual(await adapter.outcome(charge.reference), outcome, 'RETRIEVE_ORDER tells the same, with the kept token');
+      assert.deepEqual(await adapter.outcome(charge.reference, charge.amountCents), outcome, 'RETRIEVE_ORDER tells the same, with the kept token');
       const { sim } = simulator(this);
       const order = sim.state.orders.get(charge.reference)!;
       assert.equal(order.transactions.length, 1);
@@ -255,6 +282,19 @@ function contract(target: () => Target) {
       const sent = JSON.parse(sim.requests.find((r) => r.path === `/order/${charge.reference}/transaction/${charge.reference}`)!.body) as Record<string, unknown>;
       assert.deepEqual(sent.agreement, { id: first, type: 'UNSCHEDULED' });
       assert.deepEqual(sent.sourceOfFunds, { type: 'CARD', token: saved.card.token.split(':')[0] });
+    });
+
+    it('a charge the gateway made for another amount than asked (the reference reused) is voided and declined, not reported approved', async function () {
+      const first = await paid(this, { number: MASTERCARD, expiry: '01/39', cvv: '100' }, { keepCard: true });
+      const saved = await adapter.saveCard(first);
+      assert.equal(saved.status, 'saved');
+      if (saved.status !== 'saved') return;
+      const charge = { reference: reference(), token: saved.card.token, amountCents: 5_000, merchantName: 'Lanka Tea House' };
+      assert.equal((await adapter.chargeSaved([charge]))[0]!.status, 'approved');
+      const [other] = await adapter.chargeSaved([{ ...charge, amountCents: 7_500 }]);
+      assertDeclined(other!, 'card_declined', /50\.00 LKR.*75\.00 LKR.*voided/);
+      const { sim } = simulator(this);
+      assert.deepEqual(sim.state.orders.get(charge.reference)!.transactions.map((t) => t.type), ['PAYMENT', 'VOID_PAYMENT']);
     });
 
     it('a payment without the customer\'s consent sets up no agreement: its card is not kept', async function () {
@@ -311,15 +351,18 @@ function contract(target: () => Target) {
         { status: 'failed', message: 'The bank\'s gateway refused the refund: The refund amount exceeds the amount captured and not yet refunded (500.00).' },
       ]);
       assert.deepEqual(await adapter.refund([a]), [pending], 'a repeated refund reports the first');
-      assert.deepEqual(await adapter.refundOutcome([a.reference, b.reference], [ref, ref]), [pending, pending]);
-      assert.deepEqual(await adapter.refundOutcome([reference('re')], [ref]), [{ status: 'pending', expectedAt: null }], 'one never made');
+      assert.deepEqual(await adapter.refundOutcome([a, b]), [pending, pending]);
+      // One the gateway never had (its request met a 5xx): asking where it stands makes it, once.
+      const lost = { reference: reference('re'), paymentReference: ref, amountCents: 1_000 };
+      assert.deepEqual(await adapter.refundOutcome([lost]), [pending], 'one never made is made');
+      assert.deepEqual(await adapter.refundOutcome([lost]), [pending]);
       clock.t = Date.parse(NEXT_BANK_DAY);
-      assert.deepEqual(await adapter.refundOutcome([a.reference, b.reference], [ref, ref]), [{ status: 'succeeded' }, { status: 'succeeded' }]);
+      assert.deepEqual(await adapter.refundOutcome([a, b]), [{ status: 'succeeded' }, { status: 'succeeded' }]);
       const order = sim.state.orders.get(ref)!;
-      assert.equal(order.transactions.filter((t) => t.type === 'REFUND').length, 2);
+      assert.equal(order.transactions.filter((t) => t.type === 'REFUND').length, 3);
       const retrieved = (await (await fetch(`${sim.url}/api/rest/version/100/merchant/TESTKASI/order/${ref}`, { headers: { authorization: `Basic ${Buffer.from('merchant.TESTKASI:simulator').toString('base64')}` } })).json()) as Record<string, unknown>;
       assert.equal(retrieved.status, 'PARTIALLY_REFUNDED');
-      assert.equal(retrieved.totalRefundedAmount, 500);
+      assert.equal(retrieved.totalRefundedAmount, 510);
     });
 
     it('50 concurrent refunds of one payment: serialised per order, never above its amount', async function () {
@@ -381,8 +424,8 @@ function contract(target: () => Target) {
     it('credentials refused: nothing is decided (pending), no checkout is canceled, no charge declined', async () => {
       const wrong = adapterFor(target(), { apiPassword: 'not-the-password' });
       const ref = reference();
-      assert.deepEqual(await wrong.outcome(ref), { status: 'pending' });
-      assert.deepEqual(await wrong.cancel(ref), { status: 'pending' });
+      assert.deepEqual(await wrong.outcome(ref, PAID_CENTS), { status: 'pending' });
+      assert.deepEqual(await wrong.cancel(ref, LONG_AGO, PAID_CENTS), { status: 'pending' });
       assert.deepEqual(await wrong.chargeSaved([{ reference: ref, token: '9000000000000001:pay_x', amountCents: 100, merchantName: 'x' }]), [{ status: 'pending' }]);
       assert.deepEqual(await wrong.refund([{ reference: reference('re'), paymentReference: ref, amountCents: 100 }]), [{ status: 'pending', expectedAt: null }]);
     });
@@ -391,12 +434,12 @@ function contract(target: () => Target) {
       const ref = await paid(this, { number: MASTERCARD, expiry: '01/39', cvv: '100' });
       const { sim } = simulator(this, 'it flips a switch');
       sim.switches.fail5xx = 2;
-      assert.deepEqual(await adapter.outcome(ref), { status: 'pending' });
+      assert.deepEqual(await adapter.outcome(ref, PAID_CENTS), { status: 'pending' });
       await assert.rejects(
         adapter.openSession({ reference: reference(), amountCents: 100, merchantName: 'x', locale: 'en', returnUrl: shop.url }),
         (err: unknown) => err instanceof ApiError && err.code === 'SERVICE_UNAVAILABLE',
       );
-      assert.equal((await adapter.outcome(ref)).status, 'approved');
+      assert.equal((await adapter.outcome(ref, PAID_CENTS)).status, 'approved');
     });
 
     it('an answer dropped after the charge was made: pending; the retried step repeats the same request and no second charge is made', async function () {
@@ -422,7 +465,7 @@ function contract(target: () => Target) {
       const refund = { reference: reference('re'), paymentReference: ref, amountCents: 10_000 };
       sim.switches.delayMs = 600;
       try {
-        assert.deepEqual(await impatient.outcome(ref), { status: 'pending' });
+        assert.deepEqual(await impatient.outcome(ref, 10_000), { status: 'pending' });
         assert.deepEqual(await impatient.refund([refund]), [{ status: 'pending', expectedAt: null }]);
         await sleep(700); // the gateway finishes what it was asked
       } finally {
@@ -471,12 +514,36 @@ describe('Mastercard Gateway adapter against the simulator', function () {
         await page.getByRole('button', { name: 'Authenticate' }).click();
         await page.waitForURL(`${shop.url}/return/${ref}?resultIndicator=*`);
         assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Back at the shop');
-        assert.equal((await adapter.outcome(ref)).status, 'approved');
+        assert.equal((await adapter.outcome(ref, 150_000)).status, 'approved');
         await page.close();
       } finally {
         await shop.close();
       }
     });
+  });
+});
+
+describe('Mastercard Gateway adapter and redirects', () => {
+  it('follows none: an answer redirected to another server (plain http) is no answer, never an outcome', async () => {
+    // Another host answering as the gateway would: an approved order.
+    const forger = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ id: 'x', amount: 10, currency: 'LKR', status: 'CAPTURED', sourceOfFunds: { provided: { card: { brand: 'VISA', number: '411111xxxxxx1111', expiry: { month: '1', year: '39' } } } }, transaction: [{ result: 'SUCCESS', response: { gatewayCode: 'APPROVED' }, transaction: { id: '1', type: 'PAYMENT', amount: 10 } }] }));
+    });
+    await new Promise<void>((resolve) => forger.listen(0, '127.0.0.1', resolve));
+    const forged = `http://127.0.0.1:${(forger.address() as AddressInfo).port}`;
+    const redirector = createServer((req, res) => {
+      res.writeHead(307, { location: `${forged}${req.url}` });
+      res.end();
+    });
+    await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
+    try {
+      const adapter = createMastercardGatewayProcessor({ gatewayUrl: `http://127.0.0.1:${(redirector.address() as AddressInfo).port}`, merchantId: 'TESTKASI', apiPassword: 'simulator', timeoutMs: 5_000 });
+      assert.deepEqual(await adapter.outcome(reference(), 1_000), { status: 'pending' });
+    } finally {
+      await new Promise<void>((resolve) => redirector.close(() => resolve()));
+      await new Promise<void>((resolve) => forger.close(() => resolve()));
+    }
   });
 });
 
