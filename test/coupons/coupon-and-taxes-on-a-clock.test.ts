@@ -82,6 +82,8 @@ describe('coupons and taxes on a test clock', function () {
     const levy = await post('/v1/tax_rates', { displayName: 'SSCL', percentage: 2.5, inclusive: true });
     const subscription = await post('/v1/subscriptions', { customerId: customer.id, priceId: price.id, cardId: card.id, couponId: coupon.id, taxRateIds: [vat.id, levy.id] });
     await api.workflows.settle();
+    const started = await read(`/v1/subscriptions/${subscription.id}`);
+    assert.deepEqual([started.discount, started.taxRateIds], [{ couponId: coupon.id, start: '2027-01-15T04:30:00.000Z', end: '2027-04-15T04:30:00.000Z' }, [vat.id, levy.id]]);
     // On the February renewal: 150000 + 20000 = 170000, less 20% = 136000; the levy contains
     // round(136000 × 2.5 / 102.5) = 3317, VAT 18% of 132683 = 23883; the total 159883.
     await post('/v1/invoice_items', { customerId: customer.id, subscriptionId: subscription.id, description: 'Extra support', unitAmountCents: 20000 });
@@ -112,6 +114,9 @@ describe('coupons and taxes on a test clock', function () {
     assert.deepEqual([refund.status, refund.amountCents], ['succeeded', 76341]);
     const last = await read(`/v1/invoices/${invoices[4].id}`);
     assert.deepEqual([last.totalCents, last.creditNotesCents, last.amountDueCents, last.amountPaidCents], [176341, 76341, 100000, 176341]);
+    assert.equal((await read(`/v1/subscriptions/${subscription.id}`)).discount, null, 'the coupon ended after three months');
+    const balance = (await read(`/v1/customers/${customer.id}/balance_transactions`)).data;
+    assert.deepEqual(balance.map((t: any) => [t.type, t.amountCents, t.endingBalanceCents, t.invoiceId]), [['applied_to_invoice', -50000, 0, invoices[2].id], ['adjustment', 50000, 50000, null]]);
   });
 
   it('a once coupon is kept by a renewal whose invoice items leave nothing to discount, and used by the next', async () => {
