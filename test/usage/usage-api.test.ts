@@ -175,6 +175,10 @@ describe('usage: meters, meter events, summaries and alerts over HTTP', function
     assert.equal((await summary(last.id, c.id, range)).aggregatedValue, 3);
     const odd = await api.request(`/v1/meters/${sum.id}/event_summaries?customerId=${c.id}&startTime=2027-03-08T00:00:00.000Z&endTime=2027-03-08T18:30:00.000Z`, { key: keys.sk_test });
     assert.deepEqual([odd.status, odd.body.fields.map((f: any) => f.path)], [400, ['startTime']]);
+    // The message's example, pasted into a query as it is written, is a range start the summary takes.
+    const example = /\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:\d\d)/.exec(odd.body.fields[0].message)![0];
+    const followed = await api.request(`/v1/meters/${sum.id}/event_summaries?customerId=${c.id}&startTime=${example}&endTime=2027-03-08T18:30:00.000Z`, { key: keys.sk_test });
+    assert.deepEqual([followed.status, followed.body.data?.[0].startTime], [200, new Date(example).toISOString()]);
     const half = await api.request(`/v1/meters/${sum.id}/event_summaries?customerId=${c.id}&startTime=2027-03-07T18:30:00.000Z`, { key: keys.sk_test });
     assert.deepEqual([half.status, half.body.fields.map((f: any) => f.path)], [400, ['endTime']]);
     assert.equal((await api.request(`/v1/meters/${sum.id}/event_summaries`, { key: keys.sk_test })).status, 400);
