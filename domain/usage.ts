@@ -55,7 +55,7 @@ export function onBucketEdge(at: Date): boolean {
 export function bucketProblems(range: { startTime: Date; endTime: Date }): FieldError[] {
   const problems: FieldError[] = [];
   for (const key of ['startTime', 'endTime'] as const) {
-    if (!onBucketEdge(range[key])) problems.push({ path: key, message: 'A midnight in Sri Lanka (usage is kept per day there), e.g. 2027-01-01T00:00:00+05:30.' });
+    if (!onBucketEdge(range[key])) problems.push({ path: key, message: 'A midnight in Sri Lanka (usage is kept per day there), e.g. 2026-12-31T18:30:00.000Z for 1 January (in a URL, write the + of +05:30 as %2B).' });
   }
   if (range.endTime.getTime() <= range.startTime.getTime()) problems.push({ path: 'endTime', message: 'After startTime.' });
   return problems;

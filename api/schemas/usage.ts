@@ -78,7 +78,7 @@ export const summaryQuerySchema = object(
 
 export const summaryListSchema = named('MeterEventSummaryList', {
   type: 'object',
-  required: ['object', 'data', 'hasMore'],
+  required: ['object', 'data', 'hasMore', 'nextCursor'],
   properties: {
     object: { const: 'list' },
     data: {
@@ -97,6 +97,7 @@ export const summaryListSchema = named('MeterEventSummaryList', {
       },
     },
     hasMore: { const: false },
+    nextCursor: { type: 'null' },
   },
 });
 

@@ -34,5 +34,5 @@ export async function summarizeUsage(ctx: ServiceContext, scope: AccountScope, m
     const [value] = await usageValues(ctx.db, [{ meterId: meter.id, customerId: customer.id, from: range.startTime, to: range.endTime, notInvoicedOnly: false }]);
     summary = { ...range, aggregatedValue: value! };
   }
-  return { object: 'list' as const, data: [meterEventSummaryView({ meterId: meter.id, customerId: customer.id, ...summary })], hasMore: false };
+  return { object: 'list' as const, data: [meterEventSummaryView({ meterId: meter.id, customerId: customer.id, ...summary })], hasMore: false, nextCursor: null };
 }

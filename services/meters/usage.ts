@@ -39,11 +39,17 @@ function queriesOf(periods: readonly ArrearsPeriod[]): { subscriptionId: string;
 /** Usage by subscription, then by price. */
 export type UsageByPrice = Map<string, number>;
 
+const windowKey = (q: UsageQuery): string => `${q.meterId} ${q.customerId} ${q.from.getTime()} ${q.to.getTime()}`;
+
 async function byPrice(periods: readonly ArrearsPeriod[], read: (queries: UsageQuery[]) => Promise<number[]>): Promise<Map<string, UsageByPrice>> {
   const queries = queriesOf(periods);
-  const values = await read(queries.map((q) => q.query));
+  // Prices of one subscription on one meter each bill the same usage: the window is read once, as
+  // billing it twice in one statement would give it to one of them and leave the other 0.
+  const windows = [...new Map(queries.map((q) => [windowKey(q.query), q.query])).values()];
+  const values = await read(windows);
+  const valueOf = new Map(windows.map((w, i) => [windowKey(w), values[i]!]));
   const usage = new Map<string, UsageByPrice>(periods.map((p) => [p.subscription.id, new Map()]));
-  queries.forEach((q, i) => usage.get(q.subscriptionId)!.set(q.priceId, values[i]!));
+  for (const q of queries) usage.get(q.subscriptionId)!.set(q.priceId, valueOf.get(windowKey(q.query))!);
   return usage;
 }
 

@@ -140,4 +140,23 @@ describe('usage: metered prices billed on a test clock', function () {
     );
     assert.equal((await read(`/v1/subscriptions/${subscription.id}`)).status, 'canceled');
   });
+
+  it('two metered prices of one subscription on one meter: each line bills the period\'s usage, as the upcoming invoice showed', async () => {
+    const meter = await post('/v1/meters', { displayName: 'Searches', eventName: 'search', aggregation: 'sum' });
+    const perSearch = await post('/v1/prices', { product: { name: 'Searches' }, unitAmountCents: 5, interval: 'month', usageType: 'metered', meterId: meter.id });
+    const indexing = await post('/v1/prices', { product: { name: 'Indexing' }, unitAmountCents: 2, interval: 'month', usageType: 'metered', meterId: meter.id });
+    const clock = await post('/v1/test_helpers/test_clocks', { frozenTime: '2027-01-01T00:00:00.000Z' });
+    const customer = await post('/v1/customers', { email: 'searches@example.com', testClockId: clock.id });
+    const subscription = await post('/v1/subscriptions', { customerId: customer.id, items: [{ priceId: perSearch.id }, { priceId: indexing.id }], collectionMethod: 'send_invoice' });
+    await api.workflows.settle();
+    await batch([{ eventName: 'search', customerId: customer.id, value: 300 }]);
+    const expected = [
+      ['300 × Searches (usage)', 300, 5, 1500, '2027-01-01T00:00:00.000Z', '2027-02-01T00:00:00.000Z', perSearch.id],
+      ['300 × Indexing (usage)', 300, 2, 600, '2027-01-01T00:00:00.000Z', '2027-02-01T00:00:00.000Z', indexing.id],
+    ];
+    assert.deepEqual(linesOf(await read(`/v1/invoices/upcoming?subscriptionId=${subscription.id}`)), expected);
+    await advance(clock.id, '2027-02-01T00:00:00.000Z');
+    const renewal = (await invoicesOf(subscription.id)).find((i: any) => i.billingReason === 'subscription_cycle');
+    assert.deepEqual([linesOf(renewal), renewal.totalCents], [expected, 2100]);
+  });
 });

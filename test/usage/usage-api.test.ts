@@ -65,9 +65,14 @@ describe('usage: meters, meter events, summaries and alerts over HTTP', function
     // The default value is 1 and an identifier is made.
     const made = await event({ eventName: 'api_call', customerId: c.id });
     assert.deepEqual([made.status, made.body.value, typeof made.body.identifier], [201, 1, 'string']);
-    const s = await summary(meter.id, c.id);
-    // No subscription bills the meter: the calendar month in Sri Lanka.
-    assert.deepEqual(s, { object: 'meter_event_summary', meterId: meter.id, customerId: c.id, startTime: '2027-02-28T18:30:00.000Z', endTime: '2027-03-31T18:30:00.000Z', aggregatedValue: 8 });
+    const list = await get(`/v1/meters/${meter.id}/event_summaries?customerId=${c.id}`);
+    // No subscription bills the meter: the calendar month in Sri Lanka. A list like every other, one page.
+    assert.deepEqual(list, {
+      object: 'list',
+      data: [{ object: 'meter_event_summary', meterId: meter.id, customerId: c.id, startTime: '2027-02-28T18:30:00.000Z', endTime: '2027-03-31T18:30:00.000Z', aggregatedValue: 8 }],
+      hasMore: false,
+      nextCursor: null,
+    });
   });
 
   it('refused: an event name no active meter counts (400 meter_invalid), a customer not of this mode, timestamps out of range, bad values', async () => {
@@ -170,6 +175,10 @@ describe('usage: meters, meter events, summaries and alerts over HTTP', function
     assert.equal((await summary(last.id, c.id, range)).aggregatedValue, 3);
     const odd = await api.request(`/v1/meters/${sum.id}/event_summaries?customerId=${c.id}&startTime=2027-03-08T00:00:00.000Z&endTime=2027-03-08T18:30:00.000Z`, { key: keys.sk_test });
     assert.deepEqual([odd.status, odd.body.fields.map((f: any) => f.path)], [400, ['startTime']]);
+    // The message's example, pasted into a query as it is written, is a range start the summary takes.
+    const example = /\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:\d\d)/.exec(odd.body.fields[0].message)![0];
+    const followed = await api.request(`/v1/meters/${sum.id}/event_summaries?customerId=${c.id}&startTime=${example}&endTime=2027-03-08T18:30:00.000Z`, { key: keys.sk_test });
+    assert.deepEqual([followed.status, followed.body.data?.[0].startTime], [200, new Date(example).toISOString()]);
     const half = await api.request(`/v1/meters/${sum.id}/event_summaries?customerId=${c.id}&startTime=2027-03-07T18:30:00.000Z`, { key: keys.sk_test });
     assert.deepEqual([half.status, half.body.fields.map((f: any) => f.path)], [400, ['endTime']]);
     assert.equal((await api.request(`/v1/meters/${sum.id}/event_summaries`, { key: keys.sk_test })).status, 400);
