@@ -116,3 +116,16 @@ export function billingDateRefusal(path: string, at: Date, now: Date): ApiError 
   const message = at <= now ? `Must be after now (${now.toISOString()}).` : at > latest ? `Must be at most two years ahead: up to ${latest.toISOString()}.` : null;
   return message === null ? null : new ApiError('billing_date_invalid', `${path}: ${message}`, { fields: [{ path, message }] });
 }
+
+/**
+ * `cancellationDetails.reason`, Stripe's values: `cancellation_requested` once the merchant asks for
+ * an end (now, at the period's end, or at `cancelAt`; null again when withdrawn), `payment_failed`
+ * when the dunning ladder ends it; a trial ending without a card leaves it as it was (its
+ * `cancelReason` says why).
+ */
+export type CancellationReason = 'cancellation_requested' | 'payment_failed';
+
+export function cancellationReasonOf(cancelReason: string | null): CancellationReason | null {
+  if (cancelReason === 'requested_by_merchant') return 'cancellation_requested';
+  return cancelReason === 'payment_failed' ? 'payment_failed' : null;
+}

@@ -29,7 +29,7 @@ export async function cancelSubscription(ctx: TransactionContext, subscriptionId
   const refusal = subscriptionChangeRefusal(subscription.id, subscription.status, 'cancel');
   if (refusal !== null) throw refusal;
   const now = await billingNowOf(ctx, subscription.customer_id);
-  const details = { ...subscription.cancellation_details, feedback: input.feedback ?? subscription.cancellation_details.feedback, comment: input.comment ?? subscription.cancellation_details.comment };
+  const details = { reason: 'cancellation_requested', feedback: input.feedback ?? subscription.cancellation_details.feedback, comment: input.comment ?? subscription.cancellation_details.comment };
   const changes = { cancellation_details: details, canceled_at: now };
   if (input.atPeriodEnd !== true) {
     const { subscription: billed, lastInvoiceId } = await billUsageToNow(ctx, await updateSubscription(ctx.db, subscription.id, changes), now);

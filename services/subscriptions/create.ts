@@ -134,7 +134,7 @@ export async function createSubscription(ctx: TransactionContext, scope: Account
     canceled_at: null,
     ended_at: null,
     cancel_reason: null,
-    cancellation_details: { reason: null, feedback: null, comment: null },
+    cancellation_details: { reason: cancelAt === null ? null : 'cancellation_requested', feedback: null, comment: null },
     trial_start: trialEnd === null ? null : now,
     trial_end: trialEnd,
     trial_end_behavior: input.trialEndBehavior ?? 'create_invoice',

@@ -5,6 +5,7 @@
 // Its workflow finds it ended at its next instant and finishes.
 import { recordEvent } from '../../db/events';
 import { itemsOf, updateSubscription, type SubscriptionRow } from '../../db/subscriptions';
+import { cancellationReasonOf } from '../../domain/subscription-rules';
 import { subscriptionView } from '../../views/subscription';
 import type { TransactionContext } from '../context';
 import { customerRecipient, keepEmail } from '../emails/keep';
@@ -21,7 +22,8 @@ export async function voidOpenInvoices(ctx: TransactionContext, subscriptionId: 
 }
 
 export async function endSubscription(ctx: TransactionContext, subscription: SubscriptionRow, at: Date, cancelReason: string | null, keepOpenInvoiceId?: string): Promise<SubscriptionRow> {
-  const ended = await updateSubscription(ctx.db, subscription.id, { status: 'canceled', canceled_at: subscription.canceled_at ?? at, ended_at: at, cancel_reason: cancelReason });
+  const details = { ...subscription.cancellation_details, reason: cancellationReasonOf(cancelReason) ?? subscription.cancellation_details.reason };
+  const ended = await updateSubscription(ctx.db, subscription.id, { status: 'canceled', canceled_at: subscription.canceled_at ?? at, ended_at: at, cancel_reason: cancelReason, cancellation_details: details });
   await voidOpenInvoices(ctx, subscription.id, keepOpenInvoiceId);
   const items = await itemsOf(ctx.db, [subscription.id]);
   await recordEvent(ctx.db, { accountId: ended.account_id, mode: ended.mode, type: 'customer.subscription.deleted', data: subscriptionView(ended, items), now: at });

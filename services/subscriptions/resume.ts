@@ -34,7 +34,7 @@ export async function resumeSubscription(ctx: TransactionContext, subscriptionId
   const now = await billingNowOf(ctx, subscription.customer_id);
   if (subscription.status === 'paused') return restart(ctx, subscription, now);
   if (!subscription.cancel_at_period_end && subscription.cancel_at === null) return subscription;
-  const resumed = await updateSubscription(ctx.db, subscription.id, { cancel_at_period_end: false, cancel_at: null, canceled_at: null });
+  const resumed = await updateSubscription(ctx.db, subscription.id, { cancel_at_period_end: false, cancel_at: null, canceled_at: null, cancellation_details: { ...subscription.cancellation_details, reason: null } });
   if (!sameStep(nextSubscriptionStep(subscription), nextSubscriptionStep(resumed))) await rescheduleSubscription(ctx, resumed);
   await recordEvent(ctx.db, { accountId: resumed.account_id, mode: resumed.mode, type: 'customer.subscription.updated', data: await showSubscription(ctx.db, resumed), now });
   return resumed;

@@ -108,6 +108,12 @@ export async function updateSubscriptionFields(ctx: TransactionContext, subscrip
     const { feedback, comment } = input.cancellationDetails;
     changes.cancellation_details = { ...subscription.cancellation_details, feedback: feedback ?? subscription.cancellation_details.feedback, comment: comment ?? subscription.cancellation_details.comment };
   }
+  if ('cancel_at' in changes || 'cancel_at_period_end' in changes) {
+    // An end asked for, or withdrawn: the reason says so.
+    const merged = { ...subscription, ...changes };
+    const ending = merged.cancel_at !== null || merged.cancel_at_period_end;
+    changes.cancellation_details = { ...(changes.cancellation_details ?? subscription.cancellation_details), reason: ending ? 'cancellation_requested' : null };
+  }
   if (input.reference !== undefined) changes.reference = input.reference;
   if (input.collectionMethod !== undefined) changes.collection_method = input.collectionMethod;
   if (input.daysUntilDue !== undefined) changes.days_until_due = input.daysUntilDue;

@@ -97,7 +97,7 @@ describe('invoice collection on test clocks', function () {
       const [, invoice] = await invoicesOf(subscription.id);
       assert.deepEqual([invoice.status, invoice.attemptCount, invoice.nextAttemptAt], ['open', 5, null]);
       const ended = await read(`/v1/subscriptions/${subscription.id}`);
-      assert.deepEqual([ended.status, ended.endedAt, ended.cancelReason], ['canceled', at(renewal, 14 * DAY), 'payment_failed']);
+      assert.deepEqual([ended.status, ended.endedAt, ended.cancelReason, ended.cancellationDetails.reason], ['canceled', at(renewal, 14 * DAY), 'payment_failed', 'payment_failed']);
       assert.deepEqual((await eventsAbout('customer.subscription.deleted', subscription.id)).map((s: any) => s.status), ['canceled']);
       assert.equal((await get(invoice.hostedInvoiceUrl)).status, 200, 'its page still takes payment');
     } finally {

@@ -175,7 +175,7 @@ describe('a subscription\'s life on test clocks: trials, pauses, cancelAt and up
     const { clock, customer } = await customerWithCard('cancelat@example.com', start, '01/39');
     const sub = await post('/v1/subscriptions', { customerId: customer.id, priceId: (await monthly()).id });
     const updated = await post(`/v1/subscriptions/${sub.id}`, { cancelAt: '2027-03-15T04:30:00.000Z', cancellationDetails: { feedback: 'too_expensive', comment: 'Budget cut' } });
-    assert.deepEqual([updated.cancelAt, updated.cancelAtPeriodEnd, updated.cancellationDetails], ['2027-03-15T04:30:00.000Z', false, { reason: null, feedback: 'too_expensive', comment: 'Budget cut' }]);
+    assert.deepEqual([updated.cancelAt, updated.cancelAtPeriodEnd, updated.cancellationDetails], ['2027-03-15T04:30:00.000Z', false, { reason: 'cancellation_requested', feedback: 'too_expensive', comment: 'Budget cut' }]);
     await advance(clock.id, '2027-04-30T00:00:00.000Z');
     const invoices = await invoicesOf(sub.id);
     // 28 February to 15 March of 28 February to 31 March: 15 days of 31, 150000 × 15 / 31 = 72580.645...
@@ -187,7 +187,7 @@ describe('a subscription\'s life on test clocks: trials, pauses, cancelAt and up
       ],
     );
     const ended = await read(`/v1/subscriptions/${sub.id}`);
-    assert.deepEqual([ended.status, ended.endedAt, ended.cancelReason], ['canceled', '2027-03-15T04:30:00.000Z', 'requested_by_merchant']);
+    assert.deepEqual([ended.status, ended.endedAt, ended.cancelReason, ended.cancellationDetails.reason], ['canceled', '2027-03-15T04:30:00.000Z', 'requested_by_merchant', 'cancellation_requested']);
   });
 
   it('updates the fields that change no price, each alone; customer.subscription.updated each time; cancelAt and cancelAtPeriodEnd withdraw each other', async () => {

@@ -109,7 +109,7 @@ describe('subscriptions: renewals on a test clock', function () {
   it('canceled at period end: runs to 28 February, then ends there with no new invoice, the customer emailed (in Tamil)', async () => {
     const { clock, subscription } = await monthlyOnClock('end@example.com', '2027-01-31T04:30:00.000Z');
     const pending = await post(`/v1/subscriptions/${subscription.id}/cancel`, { atPeriodEnd: true, feedback: 'too_expensive', comment: 'Later, perhaps' });
-    assert.deepEqual([pending.status, pending.cancelAtPeriodEnd, pending.canceledAt, pending.cancellationDetails], ['active', true, '2027-01-31T04:30:00.000Z', { reason: null, feedback: 'too_expensive', comment: 'Later, perhaps' }]);
+    assert.deepEqual([pending.status, pending.cancelAtPeriodEnd, pending.canceledAt, pending.cancellationDetails], ['active', true, '2027-01-31T04:30:00.000Z', { reason: 'cancellation_requested', feedback: 'too_expensive', comment: 'Later, perhaps' }]);
     await advanceUntilReady(clock.id, '2027-03-05T00:00:00.000Z');
     const ended = (await api.request(`/v1/subscriptions/${subscription.id}`, { key: keys.sk_test })).body;
     assert.deepEqual([ended.status, ended.endedAt, ended.cancelReason], ['canceled', '2027-02-28T04:30:00.000Z', 'requested_by_merchant']);
@@ -126,16 +126,17 @@ describe('subscriptions: renewals on a test clock', function () {
     const { clock, subscription } = await monthlyOnClock('stay@example.com', '2027-01-31T04:30:00.000Z');
     await post(`/v1/subscriptions/${subscription.id}/cancel`, { atPeriodEnd: true });
     const resumed = (await api.request(`/v1/subscriptions/${subscription.id}/resume`, { key: keys.sk_test, method: 'POST', idempotencyKey: ik() })).body;
-    assert.deepEqual([resumed.cancelAtPeriodEnd, resumed.canceledAt], [false, null]);
+    assert.deepEqual([resumed.cancelAtPeriodEnd, resumed.canceledAt, resumed.cancellationDetails.reason], [false, null, null]);
     await advanceUntilReady(clock.id, '2027-03-05T00:00:00.000Z');
     assert.deepEqual((await invoicesOf(subscription.id)).map((i: any) => i.billingReason), ['subscription_create', 'subscription_cycle']);
   });
 
   it('a pending cancelAt withdrawn by resume: it renews past the old cancelAt, each period whole', async () => {
     const { clock, subscription } = await monthlyOnClock('cancel-at@example.com', '2027-01-31T04:30:00.000Z', { cancelAt: '2027-03-15T04:30:00.000Z' });
+    assert.equal(subscription.cancellationDetails.reason, 'cancellation_requested');
     const res = await api.request(`/v1/subscriptions/${subscription.id}/resume`, { key: keys.sk_test, method: 'POST', idempotencyKey: ik() });
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual([res.body.status, res.body.cancelAt, res.body.cancelAtPeriodEnd, res.body.canceledAt], ['active', null, false, null]);
+    assert.deepEqual([res.body.status, res.body.cancelAt, res.body.cancelAtPeriodEnd, res.body.canceledAt, res.body.cancellationDetails.reason], ['active', null, false, null, null]);
     const [updated] = await api.knex('events').where({ type: 'customer.subscription.updated' }).whereRaw("data->>'id' = ?", [subscription.id]);
     assert.deepEqual(updated.data, res.body);
     await advanceUntilReady(clock.id, '2027-04-05T00:00:00.000Z');
