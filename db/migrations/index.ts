@@ -31,6 +31,7 @@ import * as couponsAndTaxRates from './028-coupons-and-tax-rates';
 import * as meters from './029-meters';
 import * as entitlements from './030-entitlements';
 import * as invoiceItemsAndCredit from './032-invoice-items-and-credit';
+import * as pendingInvoiceItems from './033-pending-invoice-items';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -68,6 +69,7 @@ const MIGRATIONS: [string, Migration][] = [
   ['029-meters', meters],
   ['030-entitlements', entitlements],
   ['032-invoice-items-and-credit', invoiceItemsAndCredit],
+  ['033-pending-invoice-items', pendingInvoiceItems],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

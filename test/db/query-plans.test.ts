@@ -2,8 +2,10 @@
 // a named statement settles on). Sequential scans are priced out, so a plan that still needs one
 // means no index can serve the query.
 import assert from 'node:assert/strict';
+import knex from 'knex';
 import pg from 'pg';
 import { ACTIVE_ENTITLEMENTS_SQL, CUSTOMERS_OF_FEATURE_SQL, CUSTOMERS_OF_PRODUCT_SQL, REFRESH_SUMMARIES_SQL } from '../../db/entitlements';
+import { invoiceItemsQuery } from '../../db/invoice-items';
 import { MONTHLY_USAGE_SQL } from '../../db/monthly-usage';
 import { freshDatabase, type TestDatabase } from '../support/database';
 
@@ -53,5 +55,11 @@ describe('query plans', () => {
       for (const index of indexes) assert.match(plan, index);
       assert.doesNotMatch(plan, /Seq Scan/, plan);
     }
+  });
+
+  it('an account\'s pending invoice items are listed by an index of the pending ones alone', async () => {
+    const { sql, bindings } = invoiceItemsQuery(knex({ client: 'pg' }), { accountId: 'acct_1', mode: 'test' }, { pending: true }).orderBy('id', 'desc').limit(10).toSQL().toNative();
+    const plan = await genericPlan(sql, ['text', 'text', 'int'], bindings.map((b) => (typeof b === 'string' ? `'${b}'` : String(b))));
+    assert.match(plan, /Index Scan Backward using invoice_items_pending_by_account/, plan);
   });
 });
