@@ -215,3 +215,28 @@ export async function billUsage(db: Db, queries: readonly UsageQuery[]): Promise
   if (queries.length === 0) return [];
   return valuesOf(await sql<TotalsRow>(db, BILL_USAGE_SQL, windowsOf(queries.map((q) => ({ ...q, notInvoicedOnly: true })))));
 }
+
+/**
+ * A subscription of the customer still running, but `except`, that bills one of the meters (one
+ * subscription bills a meter's usage of a customer), read with the customer's row locked, so two
+ * subscriptions made at once cannot both take a meter.
+ */
+export async function meterBilledBy(
+  db: Db,
+  customer: { accountId: string; mode: Mode; customerId: string },
+  meterIds: readonly string[],
+  except: string | null,
+): Promise<{ subscription_id: string; meter_id: string } | undefined> {
+  await sql(db, 'select id from customers where id = $1 for update', [customer.customerId]);
+  const [row] = await sql<{ subscription_id: string; meter_id: string }>(
+    db,
+    `select s.id as subscription_id, p.meter_id from subscriptions s
+       join subscription_items si on si.subscription_id = s.id
+       join prices p on p.id = si.price_id
+     where s.account_id = $1 and s.mode = $2 and s.customer_id = $3 and s.status not in ('canceled', 'incomplete_expired')
+       and p.meter_id = any($4::text[]) and s.id <> $5
+     limit 1`,
+    [customer.accountId, customer.mode, customer.customerId, meterIds, except ?? ''],
+  );
+  return row;
+}

@@ -31,6 +31,7 @@ import {
 } from '../../domain/subscription-changes';
 import type { ServiceContext, TransactionContext } from '../context';
 import { priceUnavailable } from '../prices/usable';
+import { checkMetersFree } from './meters-billed';
 import { batchedRead } from '../owned';
 import { billedItems, billPeriod, recurrenceOf } from './bill-period';
 import { subscriptionChanged } from '../entitlements/refresh-summary';
@@ -116,6 +117,8 @@ export async function prepareChange(
     }
     after.push({ id: item.id ?? newId('subscriptionItem', now.getTime()), subscription_id: subscription.id, price_id: price.id, quantity: item.quantity, created_at: kept?.created_at ?? now, price });
   }
+  const added = after.filter((item) => !before.some((b) => b.price_id === item.price_id)).map((item) => item.price);
+  await checkMetersFree(ctx, { accountId: subscription.account_id, mode: subscription.mode, customerId: subscription.customer_id, id: subscription.id }, added, input.items === undefined ? 'priceId' : 'items');
   const newRecurrence = recurrenceOf(after);
   if (after.some((item) => !sameRecurrence(recurrenceOf([item]), newRecurrence))) {
     throw new ApiError('items_invalid', 'Every item\'s price bills on the same interval.', { fields: [{ path: 'items', message: 'Prices on different intervals.' }] });

@@ -34,6 +34,7 @@ import { DEFAULT_DAYS_UNTIL_DUE } from '../invoices/create';
 import { findOwned } from '../owned';
 import { priceUnavailable } from '../prices/usable';
 import { billingNowForNew } from '../test-clocks/billing-now';
+import { checkMetersFree } from './meters-billed';
 import { billedItems, billPeriod, subscriptionLines } from './bill-period';
 import { invoiceCard } from '../invoices/collect';
 import { putSubscriptionWait } from './reschedule';
@@ -93,6 +94,7 @@ export async function createSubscription(ctx: TransactionContext, scope: Account
   if (prices.some((p) => p.interval !== recurrence.interval || p.interval_count !== recurrence.intervalCount)) throw itemsInvalid('Every item\'s price bills on the same interval.');
 
   const owner = { accountId: scope.account.id, mode: scope.mode };
+  await checkMetersFree(ctx, { ...owner, customerId: customer.id, id: null }, prices, input.items === undefined ? 'priceId' : 'items');
   const taxRates = await usableTaxRates(ctx, owner, input.taxRateIds ?? []);
   const collectionMethod = input.collectionMethod ?? 'charge_automatically';
   const refusal = returnUrlsRefusal(input);

@@ -159,4 +159,33 @@ describe('usage: metered prices billed on a test clock', function () {
     const renewal = (await invoicesOf(subscription.id)).find((i: any) => i.billingReason === 'subscription_cycle');
     assert.deepEqual([linesOf(renewal), renewal.totalCents], [expected, 2100]);
   });
+
+  it('one subscription of a customer bills a meter: a second one on it is refused (items_invalid), also when both are made at once; once the first ends, another may', async () => {
+    const meter = await post('/v1/meters', { displayName: 'Texts', eventName: 'text_sent', aggregation: 'count' });
+    const perMessage = await post('/v1/prices', { product: { name: 'Messages' }, unitAmountCents: 3, interval: 'month', usageType: 'metered', meterId: meter.id });
+    const bulk = await post('/v1/prices', { product: { name: 'Bulk messages' }, unitAmountCents: 1, interval: 'month', usageType: 'metered', meterId: meter.id });
+    const base = await post('/v1/prices', { product: { name: 'Messaging plan' }, unitAmountCents: 100000, interval: 'month' });
+    const create = (customerId: string, items: object[]) => api.request('/v1/subscriptions', { key: keys.sk_test, body: { customerId, items, collectionMethod: 'send_invoice' }, idempotencyKey: `meters-${Math.random()}` });
+
+    const customer = await post('/v1/customers', { email: 'messages@example.com' });
+    const first = await create(customer.id, [{ priceId: perMessage.id }]);
+    assert.equal(first.status, 201, first.text);
+    const second = await create(customer.id, [{ priceId: base.id }, { priceId: bulk.id }]);
+    assert.deepEqual([second.status, second.body.reason, second.body.fields[0].path], [400, 'items_invalid', 'items']);
+    assert.match(second.body.message, new RegExp(`subscription ${first.body.id} bills the meter ${meter.id}`));
+    // Changed to bill it: refused the same way; a subscription without it goes on.
+    const other = await create(customer.id, [{ priceId: base.id }]);
+    assert.equal(other.status, 201, other.text);
+    const change = await api.request(`/v1/subscriptions/${other.body.id}`, { key: keys.sk_test, body: { items: [{ priceId: bulk.id }] }, idempotencyKey: `meters-${Math.random()}` });
+    assert.deepEqual([change.status, change.body.reason], [400, 'items_invalid']);
+    await post(`/v1/subscriptions/${first.body.id}/cancel`);
+    assert.equal((await create(customer.id, [{ priceId: bulk.id }])).status, 201);
+
+    // Made at once, five rounds: one takes the meter.
+    for (let round = 0; round < 5; round++) {
+      const racer = await post('/v1/customers', { email: `racer${round}@example.com` });
+      const answers = await Promise.all([create(racer.id, [{ priceId: perMessage.id }]), create(racer.id, [{ priceId: bulk.id }])]);
+      assert.deepEqual(answers.map((a) => a.status).sort(), [201, 400], answers.map((a) => a.text).join(' / '));
+    }
+  });
 });
