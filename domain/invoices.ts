@@ -134,10 +134,9 @@ export function addedLines(items: readonly { description: string; unitAmountCent
   });
 }
 
-/** A line as the public Invoice shows it: without the flags that only the arithmetic reads. */
-export function publicLine(line: InvoiceLine): Omit<InvoiceLine, 'discountable' | 'taxable'> {
-  const { discountable: _discountable, taxable: _taxable, ...shown } = line;
-  return shown;
+/** A line as the public Invoice shows it: with both flags spelled out, so that its discount and taxes can be checked by hand. */
+export function publicLine(line: InvoiceLine): Required<InvoiceLine> {
+  return { ...line, discountable: line.discountable !== false, taxable: line.taxable !== false };
 }
 
 /** A trial's lines: each item for nothing over the trial. */

@@ -46,8 +46,10 @@ const lineSchema = object(
     periodEnd: nullable(timestampSchema),
     proration: { type: 'boolean' },
     priceId: nullable({ type: 'string', pattern: idPattern('price'), description: 'The price the line bills; null for added lines and amounts carried over from an invoice below the card payment minimum.' }),
+    discountable: { type: 'boolean', description: 'Whether the coupon discounts it (false for lines added with discountable false and amounts carried over).' },
+    taxable: { type: 'boolean', description: 'Whether it is in the taxed amount (false for amounts carried over, taxed on their own invoice).' },
   },
-  ['description', 'quantity', 'unitAmountCents', 'amountCents', 'periodStart', 'periodEnd', 'proration', 'priceId'],
+  ['description', 'quantity', 'unitAmountCents', 'amountCents', 'periodStart', 'periodEnd', 'proration', 'priceId', 'discountable', 'taxable'],
 );
 
 const taxSchema = object(
