@@ -134,9 +134,14 @@ export function addedLines(items: readonly { description: string; unitAmountCent
   });
 }
 
-/** A line as the public Invoice shows it: with both flags spelled out, so that its discount and taxes can be checked by hand. */
+/**
+ * A line as the public Invoice shows it: with both flags spelled out, so that its discount and
+ * taxes can be checked by hand, and its fields in the documented order (stored lines come back
+ * from jsonb in its own key order).
+ */
 export function publicLine(line: InvoiceLine): Required<InvoiceLine> {
-  return { ...line, discountable: line.discountable !== false, taxable: line.taxable !== false };
+  const { description, quantity, unitAmountCents, amountCents, periodStart, periodEnd, proration, priceId } = line;
+  return { description, quantity, unitAmountCents, amountCents, periodStart, periodEnd, proration, priceId, discountable: line.discountable !== false, taxable: line.taxable !== false };
 }
 
 /** A trial's lines: each item for nothing over the trial. */
