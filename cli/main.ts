@@ -36,6 +36,7 @@ const USAGE = `usage: kasi <command> [--json]
   kasi upgrade-requests decline <upgradeRequestId> [--reason <text>]
   kasi price archive <priceId>
   kasi emails <accountId> [--mode test|live]
+  kasi email <emailId>
   kasi processor set <accountId> --mode live|test --gateway-url <url> --merchant-id <id> --api-password <pw> [--notification-secret <s>]
   kasi processor show <accountId>
 ${GATEWAY_SIMULATOR_USAGE}`;

@@ -53,6 +53,11 @@ export async function newestEmails(db: Db, scope: { accountId: string; mode: Mod
   return (await db('emails').where({ account_id: scope.accountId, mode: scope.mode }).orderBy('id', 'desc').limit(limit)) as EmailRow[];
 }
 
+/** One email, by id; undefined when there is none. */
+export async function emailById(db: Db, id: string): Promise<EmailRow | undefined> {
+  return (await db('emails').where({ id }).first()) as EmailRow | undefined;
+}
+
 /**
  * Longest wait between two attempts to send one email: a failed attempt waits 2^attempts seconds
  * before the next, up to this; a sender that stopped mid-send has its claim taken over as late.

@@ -134,10 +134,14 @@ export function addedLines(items: readonly { description: string; unitAmountCent
   });
 }
 
-/** A line as the public Invoice shows it: without the flags that only the arithmetic reads. */
-export function publicLine(line: InvoiceLine): Omit<InvoiceLine, 'discountable' | 'taxable'> {
-  const { discountable: _discountable, taxable: _taxable, ...shown } = line;
-  return shown;
+/**
+ * A line as the public Invoice shows it: with both flags spelled out, so that its discount and
+ * taxes can be checked by hand, and its fields in the documented order (stored lines come back
+ * from jsonb in its own key order).
+ */
+export function publicLine(line: InvoiceLine): Required<InvoiceLine> {
+  const { description, quantity, unitAmountCents, amountCents, periodStart, periodEnd, proration, priceId } = line;
+  return { description, quantity, unitAmountCents, amountCents, periodStart, periodEnd, proration, priceId, discountable: line.discountable !== false, taxable: line.taxable !== false };
 }
 
 /** A trial's lines: each item for nothing over the trial. */

@@ -155,6 +155,10 @@ describe('coupons and tax rates', function () {
       const sub = (await subscribe({ couponId: coupon.id, addInvoiceItems: [{ description: 'Set-up', unitAmountCents: 20000, discountable: false }] })).body;
       const invoice = await read(`/v1/invoices/${sub.latestInvoiceId}`);
       assert.deepEqual([invoice.subtotalCents, invoice.discountCents, invoice.totalCents], [120000, 100000, 20000]);
+      // The invoice says which lines the coupon discounts, so that a person can check its discount.
+      assert.deepEqual(invoice.lines.map((l: { amountCents: number; discountable: boolean; taxable: boolean }) => [l.amountCents, l.discountable, l.taxable]), [[100000, true, true], [20000, false, true]]);
+      // In the documented order, whatever order the stored line's keys come back in.
+      assert.deepEqual(Object.keys(invoice.lines[1]), ['description', 'quantity', 'unitAmountCents', 'amountCents', 'periodStart', 'periodEnd', 'proration', 'priceId', 'discountable', 'taxable']);
       // `once`: used by that invoice, it is over.
       assert.equal(sub.discount, null);
       assert.equal((await read(`/v1/invoices/upcoming?subscriptionId=${sub.id}`)).discountCents, 0);

@@ -103,6 +103,18 @@ describe('customer emails: kept and sent', function () {
     assert.equal((await runKasi({ DATABASE_URL: api.databaseUrl }, 'emails', accountId, '--mode', 'both')).code, 2);
   });
 
+  it('kasi email <emailId> shows one with its body, to read what the customer was told; an unknown id exits 1', async () => {
+    const row = await api.knex('emails').where({ account_id: accountId, mode: 'test' }).orderBy('id', 'desc').first();
+    const run = await runKasi({ DATABASE_URL: api.databaseUrl }, 'email', row.id, '--json');
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(JSON.parse(run.stdout), { id: row.id, to: row.to, kind: row.kind, locale: row.locale, subject: row.subject, objectId: row.object_id, createdAt: row.created_at.toISOString(), text: row.text, html: row.html });
+    const human = await runKasi({ DATABASE_URL: api.databaseUrl }, 'email', row.id);
+    assert.ok(human.stdout.startsWith(`To: ${row.to}\nSubject: ${row.subject}\n\n`), human.stdout);
+    assert.ok(human.stdout.includes(row.text.trim().split('\n')[0]), human.stdout);
+    const unknown = await runKasi({ DATABASE_URL: api.databaseUrl }, 'email', 'em_000000000000000000000000');
+    assert.deepEqual([unknown.code, unknown.stderr.trim()], [1, 'kasi: no email em_000000000000000000000000 (kasi emails <accountId> lists them)']);
+  });
+
   it('an SMTP server refusing for a while: tried again later, and received once', async () => {
     smtp.refuse = true;
     const { payment } = await payAndKeep(api, keys, { consent: false, email: 'kamal@example.com' });

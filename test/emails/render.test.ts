@@ -72,4 +72,18 @@ describe('customer emails: rendering', () => {
     const email = renderEmail('en', { merchant: 'M', customerName: null }, { ...contents.receipt, card: null } as EmailContent);
     assert.ok(!email.text.includes('Paid with'), email.text);
   });
+
+  it('an invoice with a discount or taxes shows its credit below the total, so that its amounts read down to the amount due', () => {
+    const summary = { subtotalCents: 150000, discount: { couponName: 'Ten off', amountCents: 15000 }, taxes: [{ name: 'VAT', percentage: 18, inclusive: false, amountCents: 23707 }], totalCents: 158707 };
+    const email = renderEmail('en', { merchant: 'M', customerName: null }, { ...contents.invoice, amountCents: 133707, summary, credit: { appliedCents: 20000, notesCents: 5000 } } as EmailContent);
+    const at = (text: string, line: string) => text.indexOf(line);
+    const lines = ['Subtotal: Rs. 1,500.00', 'Total: Rs. 1,587.07', 'Credit applied from your balance: -Rs. 200.00', 'Credit notes: -Rs. 50.00'];
+    for (const body of [email.text, email.html.replace(/<\/td><td[^>]*>/g, ': ')]) {
+      const found = lines.map((line) => at(body, line));
+      assert.ok(found.every((i, n) => i >= 0 && (n === 0 || i > found[n - 1]!)), `${lines.join(' | ')} in this order:\n${body}`);
+    }
+    // Without a summary, the credit stays under the paragraph that names the amount due.
+    const plain = renderEmail('en', { merchant: 'M', customerName: null }, { ...contents.invoice, credit: { appliedCents: 20000, notesCents: 0 } } as EmailContent);
+    assert.ok(at(plain.text, 'Rs. 1,500.00') < at(plain.text, 'Credit applied') && at(plain.text, 'Credit applied') < at(plain.text, 'Please pay'), plain.text);
+  });
 });

@@ -101,16 +101,18 @@ export function renderEmail(locale: Locale, parties: EmailParties, content: Emai
   const all: Record<string, string> = { ...values, merchant: parties.merchant, customer: parties.customerName ?? '' };
   // A receipt without a card (none reported) leaves out the line that names it.
   const filled = kind.paragraphs.filter((p) => !(p.includes('{card}') && all.card === '')).map((p) => fill(p, all));
-  // An invoice's credit, under the paragraph that names its amount.
+  // An invoice's discount and taxes, when it has any, below what it says.
+  const rows = 'summary' in content && content.summary != null ? summaryRows(locale, content.summary) : [];
+  // An invoice's credit: below its total when the email shows one (as the hosted page does), so
+  // that the amounts read down to the amount due; else under the paragraph that names that amount.
   const credit = 'credit' in content ? creditLines(locale, content.credit) : [];
-  const paragraphs = [...filled.slice(0, 1), ...credit, ...filled.slice(1)];
+  const creditBelowTotal = rows.length > 0 ? credit : [];
+  const paragraphs = rows.length > 0 ? filled : [...filled.slice(0, 1), ...credit, ...filled.slice(1)];
   const greeting = fill(parties.customerName === null ? words.hello : words.helloNamed, all);
   const footer = fill(words.footer, all);
   const subject = fill(kind.subject, all);
   const action = link !== undefined && kind.action !== undefined ? { label: kind.action, link } : undefined;
-  // An invoice's discount and taxes, when it has any, below what it says.
-  const rows = 'summary' in content && content.summary != null ? summaryRows(locale, content.summary) : [];
-  const summaryText = rows.map((row) => `${row.label}: ${formatRupees(row.amountCents)}`).join('\n');
+  const summaryText = [...rows.map((row) => `${row.label}: ${formatRupees(row.amountCents)}`), ...creditBelowTotal].join('\n');
   const summaryHtml = rows.length === 0 ? '' : `<table style="border-collapse:collapse;margin:8px 0">${rows.map((row) => `<tr><td style="padding:2px 16px 2px 0">${escapeHtml(row.label)}</td><td style="padding:2px 0;text-align:right">${escapeHtml(formatRupees(row.amountCents))}</td></tr>`).join('')}</table>`;
   const text = [greeting, ...paragraphs, ...(rows.length > 0 ? [summaryText] : []), ...(action ? [`${action.label}: ${action.link}`] : []), '--', footer].join('\n\n');
   const html = `<!doctype html>
@@ -119,7 +121,7 @@ export function renderEmail(locale: Locale, parties: EmailParties, content: Emai
 <div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px">
 <p style="font-weight:600">${escapeHtml(parties.merchant)}</p>
 <p>${escapeHtml(greeting)}</p>
-${paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}${summaryHtml === '' ? '' : `\n${summaryHtml}`}
+${[...paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`), ...(summaryHtml === '' ? [] : [summaryHtml]), ...creditBelowTotal.map((p) => `<p>${escapeHtml(p)}</p>`)].join('\n')}
 ${action ? `<p><a href="${escapeHtml(action.link)}" style="display:inline-block;background:#1b5e20;color:#ffffff;padding:10px 18px;border-radius:6px;text-decoration:none">${escapeHtml(action.label)}</a></p>` : ''}
 <p style="color:#6b7280;font-size:12px">${escapeHtml(footer)}</p>
 </div></body></html>`;
