@@ -41,7 +41,7 @@ describe('subscriptions: renewals on a test clock', function () {
         ['INV-000003', 'subscription_cycle', '2027-03-31T04:30:00.000Z', '2027-04-30T04:30:00.000Z', 300000, 'open', '2027-04-07T04:30:00.000Z', '2027-03-31T04:30:00.000Z'],
       ],
     );
-    assert.deepEqual(invoices[1].lines, [{ description: '2 × Pro plan', quantity: 2, unitAmountCents: 150000, amountCents: 300000, periodStart: '2027-02-28T04:30:00.000Z', periodEnd: '2027-03-31T04:30:00.000Z', proration: false, priceId: price.id }]);
+    assert.deepEqual(invoices[1].lines, [{ description: '2 × Pro plan', quantity: 2, unitAmountCents: 150000, amountCents: 300000, periodStart: '2027-02-28T04:30:00.000Z', periodEnd: '2027-03-31T04:30:00.000Z', proration: false, priceId: price.id, discountable: true, taxable: true }]);
     const now = (await api.request(`/v1/subscriptions/${subscription.id}`, { key: keys.sk_test })).body;
     assert.deepEqual([now.currentPeriodStart, now.currentPeriodEnd, now.latestInvoiceId], ['2027-03-31T04:30:00.000Z', '2027-04-30T04:30:00.000Z', invoices[2].id]);
   });
